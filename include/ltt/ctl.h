@@ -46,6 +46,7 @@ enum ltt_error {
 	LTT_ERR_ALREADY_STOPPED,
 	LTT_ERR_KERNEL_UNAVAILABLE,	/* this daemon cannot trace the kernel */
 	LTT_ERR_NO_OUTPUT,		/* the output directory cannot be created */
+	LTT_ERR_INVALID_FILTER,		/* the filter expression does not compile (detail: where) */
 	LTT_ERR_LAST
 };
 

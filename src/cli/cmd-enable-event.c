@@ -22,6 +22,8 @@ static const char help[] =
 	"      --loglevel-only LEVEL  events of exactly LEVEL\n"
 	"  -x, --exclude NAMES    names or patterns not to record (comma-separated);\n"
 	"                         only with a pattern containing '*'\n"
+	"  -f, --filter EXPR      record only the events for which EXPR is true\n"
+	"                         (LTTng's filter language, see ltt-enable-event(1))\n"
 	"  -h, --help             show this help\n";
 
 enum { OPT_LOGLEVEL = 256, OPT_LOGLEVEL_ONLY };
@@ -57,6 +59,7 @@ int cmd_enable_event(int argc, char **argv)
 		{ "loglevel", required_argument, NULL, OPT_LOGLEVEL },
 		{ "loglevel-only", required_argument, NULL, OPT_LOGLEVEL_ONLY },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -71,7 +74,7 @@ int cmd_enable_event(int argc, char **argv)
 	if (cli_wants_help(argc, argv, help))
 		return 0;
 	ltt_event_rule_init(&rule);
-	while ((c = getopt_long(argc, argv, "uks:c:ax:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "uks:c:ax:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 		case 'k':
@@ -90,6 +93,9 @@ int cmd_enable_event(int argc, char **argv)
 				goto out;
 			}
 			rule.loglevel_match = c == OPT_LOGLEVEL ? LTT_LOGLEVEL_RANGE : LTT_LOGLEVEL_SINGLE;
+			break;
+		case 'f':
+			rule.filter = optarg;
 			break;
 		case 'x':
 			free(exclusions);

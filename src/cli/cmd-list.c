@@ -41,6 +41,8 @@ static void print_rule(const struct ltt_event_rule *r, bool enabled)
 		printf(" (loglevel: TRACE_%s or more severe)", cli_loglevel_name(r->loglevel));
 	else if (r->loglevel_match == LTT_LOGLEVEL_SINGLE)
 		printf(" (loglevel: TRACE_%s only)", cli_loglevel_name(r->loglevel));
+	if (r->filter)
+		printf(" (filter: %s)", r->filter);
 	printf(" (type: tracepoint) [%s]\n", enabled ? "enabled" : "disabled");
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/filter.h"
 #include "util/macros.h"
 
 bool registry_valid_name(const char *name)
@@ -53,6 +54,7 @@ bool registry_glob_match(const char *p, const char *s)
 
 static void rule_free(struct reg_rule *r)
 {
+	free(r->bytecode);
 	free(r->pattern);
 	for (size_t i = 0; i < r->n_exclusions; i++)
 		free(r->exclusions[i]);
@@ -311,6 +313,26 @@ err:
 	return -ENOMEM;
 }
 
+/* Compiles the rule's filter into r (NULL filter: none); the error names the column. */
+static int compile_filter(struct reg_rule *r, const char *filter, const char **detail)
+{
+	static char message[256];	/* the daemon is single-threaded */
+	struct filter_error err;
+	int ret;
+
+	if (!filter)
+		return 0;
+	ret = filter_compile(filter, &r->bytecode, &r->bytecode_len, &err);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0) {
+		snprintf(message, sizeof(message), "filter, column %u: %s", err.column, err.message);
+		*detail = message;
+		return -LTT_ERR_INVALID_FILTER;
+	}
+	return 0;
+}
+
 static int check_rule(const struct ltt_event_rule *e, const char **detail)
 {
 	if (!registry_valid_pattern(e->pattern)) {
@@ -330,10 +352,6 @@ static int check_rule(const struct ltt_event_rule *e, const char **detail)
 		*detail = "log levels go from 0 (EMERG) to 14 (DEBUG)";
 		return -LTT_ERR_INVALID_ATTR;
 	}
-	if (e->filter) {
-		*detail = "filter expressions are not supported yet";
-		return -LTT_ERR_INVALID_ATTR;
-	}
 	if (e->type != LTT_EVENT_TRACEPOINT) {
 		*detail = "only tracepoint rules are supported in the user domain";
 		return -LTT_ERR_INVALID_ATTR;
@@ -345,7 +363,7 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 			 const struct ltt_event_rule *rule, const char **detail)
 {
 	struct reg_channel *c;
-	struct reg_rule *grown;
+	struct reg_rule *grown, copy;
 	int r = check_rule(rule, detail);
 
 	if (r < 0)
@@ -353,31 +371,38 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 	c = registry_channel_find(s, domain, channel ? channel : "channel0");
 	if (!c && channel)
 		return -LTT_ERR_CHANNEL_NOT_FOUND;
-	if (!c) {
-		struct ltt_channel_attr attr;
-
-		ltt_channel_attr_init(&attr, domain);
-		r = registry_channel_add(s, domain, "channel0", &attr, detail);
-		if (r < 0)
-			return r;
-		c = &s->channels[s->n_channels - 1];
-	}
-	for (size_t i = 0; i < c->n_rules; i++)
+	for (size_t i = 0; c && i < c->n_rules; i++)
 		if (same_rule(&c->rules[i], rule)) {
 			if (c->rules[i].enabled)
 				return -LTT_ERR_EVENT_EXISTS;
 			c->rules[i].enabled = true;
 			return 0;
 		}
-	grown = realloc(c->rules, (c->n_rules + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	c->rules = grown;
-	r = rule_copy(&grown[c->n_rules], rule);
-	if (r < 0)
+	/* everything that can fail comes before the session changes */
+	if ((r = rule_copy(&copy, rule)) < 0)
 		return r;
-	c->n_rules++;
+	if ((r = compile_filter(&copy, rule->filter, detail)) < 0)
+		goto err;
+	if (!c) {
+		struct ltt_channel_attr attr;
+
+		ltt_channel_attr_init(&attr, domain);
+		r = registry_channel_add(s, domain, "channel0", &attr, detail);
+		if (r < 0)
+			goto err;
+		c = &s->channels[s->n_channels - 1];
+	}
+	grown = realloc(c->rules, (c->n_rules + 1) * sizeof(*grown));
+	if (!grown) {
+		r = -ENOMEM;
+		goto err;
+	}
+	c->rules = grown;
+	grown[c->n_rules++] = copy;
 	return 0;
+err:
+	rule_free(&copy);
+	return r;
 }
 
 int registry_rule_disable(struct reg_session *s, enum ltt_domain domain, const char *channel,

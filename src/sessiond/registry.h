@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <ltt/ctl.h>
@@ -26,6 +27,8 @@ struct reg_rule {
 	char **exclusions;
 	size_t n_exclusions;
 	char *filter;		/* NULL: none */
+	uint8_t *bytecode;	/* the filter compiled (filter/filter.h), for the tracers */
+	size_t bytecode_len;
 	bool enabled;
 };
 

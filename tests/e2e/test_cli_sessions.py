@@ -57,6 +57,10 @@ def test_output_options(ltt_env, tmp_path):
      "power of two from 4 KiB to 64 MiB"),
     (["enable-channel", "-u", "-s", "s1", "--num-subbuf", "1", "c"], "power of two from 2"),
     (["enable-channel", "-k", "-s", "s1", "c"], "kernel domain is not available"),
+    (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "a > && b"],
+     "Invalid filter expression (filter, column 5: expected an operand)"),
+    (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "size + 1 > 2"],
+     "column 6: arithmetic ('+') is not allowed in filters"),
 ])
 def test_errors_are_one_clear_line(ltt_env, args, message):
     ltt_env.ltt("create", "s1")
@@ -90,6 +94,7 @@ def test_channels_rules_and_listing(ltt_env):
     ltt_env.ltt("enable-event", "-u", "-c", "chA", "app:*", "--exclude", "app:noisy,app:x*")
     ltt_env.ltt("enable-event", "-u", "--loglevel", "TRACE_WARNING", "req:start")
     ltt_env.ltt("enable-event", "-u", "--loglevel-only", "info", "req:end")
+    ltt_env.ltt("enable-event", "-u", "req:*", "--filter", 'a > 10 && s == "req*"')
     out = ltt_env.ltt("list", "s1").stdout
     cha = out[out.index("- chA:"):out.index("- chB:")]
     assert "Event-loss mode:  overwrite" in cha
@@ -102,6 +107,7 @@ def test_channels_rules_and_listing(ltt_env):
     assert "Sub-buffer size:  524288 bytes" in ch0    # the default channel's defaults
     assert "req:start (loglevel: TRACE_WARNING or more severe)" in ch0
     assert "req:end (loglevel: TRACE_INFO only)" in ch0
+    assert 'req:* (filter: a > 10 && s == "req*") (type: tracepoint) [enabled]' in ch0
     # the same rule twice is refused; disabled then enabled again is fine
     p = ltt_env.ltt("enable-event", "-u", "--loglevel", "TRACE_WARNING", "req:start", check=False)
     assert p.returncode == 1 and "already enabled" in p.stderr
