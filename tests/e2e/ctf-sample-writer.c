@@ -2,7 +2,9 @@
  * ctf-sample-writer - writes a CTF trace with every field type the writer
  * supports, and prints on stdout, as JSON, what a reader must find in it:
  *
- *   ctf-sample-writer DIR [text|packetized] [nodiscard]
+ *   ctf-sample-writer DIR [text|packetized] [nodiscard] [be]
+ *
+ * (be: a big-endian trace, to check the model does not assume little-endian.)
  *
  * {"events": [{"name", "stream_id", "cpu_id", "cycles", "ns",
  *              "events_discarded", "context", "fields"}...],
@@ -290,6 +292,7 @@ int main(int argc, char **argv)
 		.architecture_bit_width = 64, .ltt_version = "0.1.0",
 	};
 	enum ctf_metadata_form form = CTF_METADATA_TEXT;
+	enum ctf_byte_order bo = CTF_BO_LE;
 	struct ctf_trace *t;
 	struct ctf_fs_trace *ft;
 	struct ctf_type *ctx, *p, *e, *inner;
@@ -301,7 +304,7 @@ int main(int argc, char **argv)
 			       { .sc = 1, .cpu = 0, .has_ctx = false } };
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ctf-sample-writer DIR [text|packetized] [nodiscard]\n");
+		fprintf(stderr, "usage: ctf-sample-writer DIR [text|packetized] [nodiscard] [be]\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -309,9 +312,11 @@ int main(int argc, char **argv)
 			form = CTF_METADATA_PACKETIZED;
 		else if (strcmp(argv[i], "nodiscard") == 0)
 			no_discard = true;
+		else if (strcmp(argv[i], "be") == 0)
+			bo = CTF_BO_BE;
 	}
 
-	CHECK(ctf_trace_create(uuid, CTF_BO_LE, &t));
+	CHECK(ctf_trace_create(uuid, bo, &t));
 	CHECK(ctf_trace_env_lttng(t, &env, &err));
 	CHECK(ctf_trace_add_clock(t, &clk, &err));
 	ctx = st_new();
