@@ -164,7 +164,8 @@ static void json_value(const struct ctf_type *t, const struct ctf_value *v)
 				      : v->u64 >= m->start && v->u64 <= m->end;
 
 			if (in) {
-				printf("%s\"%s\"", first ? "" : ", ", m->label);
+				printf("%s", first ? "" : ", ");
+				json_str(m->label, SIZE_MAX);
 				first = false;
 			}
 		}
@@ -400,7 +401,7 @@ int main(int argc, char **argv)
 	add(p, "sen_min", inner);
 	CHECK(ctf_type_enum_create(named("uint32_t"), &e));
 	CHECK(ctf_type_enum_add(e, "RUNNING", 0, 0));
-	CHECK(ctf_type_enum_add(e, "WAITING", 1, 9));
+	CHECK(ctf_type_enum_add(e, "WAITING \"on\" C:\\disk", 1, 9));
 	CHECK(ctf_type_enum_add(e, "HIGH", 4000000000u, 4294967295u));
 	add(p, "uen", e);
 	ev_enums = event(t, "sample:enums", 7, 0, p);
@@ -425,7 +426,8 @@ int main(int argc, char **argv)
 	add(p, "tail", named("uint8_t"));
 	ev_arrays = event(t, "sample:arrays", 9, 0, p);
 
-	p = st_new();
+	/* An explicitly aligned payload: align(64) on the fields struct. */
+	CHECK(ctf_type_struct_create(64, &p));
 	add(p, "v", named("uint32_t"));
 	ev_high = event(t, "sample:id_above_30", 40, 0, p);
 	p = st_new();
