@@ -416,6 +416,15 @@ int main(int argc, char **argv)
 	add(inner, "innermost", e);
 	add(p, "inner", inner);
 	add(p, "b", named("uint16_t"));
+	e = st_new();
+	add(e, "k", named("uint8_t"));
+	add(e, "v", named("string"));
+	add(p, "pairs", array_t(e, 2));
+	add(p, "npts", named("uint16_t"));
+	e = st_new();
+	add(e, "x", named("int16_t"));
+	add(e, "y", named("double"));
+	add(p, "points", seq_t(e, "npts"));
 	ev_nested = event(t, "sample:nested", 8, 0, p);
 
 	p = st_new();
@@ -530,7 +539,15 @@ int main(int argc, char **argv)
 				struct ctf_value innermost[] = { CTF_S64(-77) };
 				struct ctf_value in[] = { CTF_STR("inside"), CTF_DOUBLE(-2.5),
 							  CTF_LIST(innermost, 1) };
-				struct ctf_value v[] = { CTF_U64(9), CTF_LIST(in, 3), CTF_U64(65000) };
+				struct ctf_value p0[] = { CTF_U64(1), CTF_STR("one") };
+				struct ctf_value p1[] = { CTF_U64(2), CTF_STR("") };
+				struct ctf_value pairs[] = { CTF_LIST(p0, 2), CTF_LIST(p1, 2) };
+				struct ctf_value q0[] = { CTF_S64(-3), CTF_DOUBLE(0.5) };
+				struct ctf_value q1[] = { CTF_S64(7), CTF_DOUBLE(-1e300) };
+				struct ctf_value pts[] = { CTF_LIST(q0, 2), CTF_LIST(q1, 2) };
+				struct ctf_value v[] = { CTF_U64(9), CTF_LIST(in, 3), CTF_U64(65000),
+							 CTF_LIST(pairs, 2), CTF_U64(round % 3),
+							 CTF_LIST(pts, (uint32_t)(round % 3)) };
 
 				emit(st, ev_nested, now += 23, v, ARRAY_SIZE(v));
 			}
