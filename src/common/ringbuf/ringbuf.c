@@ -49,7 +49,7 @@ static int geometry_compute(uint32_t nr_cpus, uint64_t subbuf_size, uint32_t num
 		return -EINVAL;
 	if (!is_pow2(num_subbufs) || num_subbufs < 2 || num_subbufs > RB_MAX_NUM_SUBBUFS)
 		return -EINVAL;
-	if (hdr_area_size % 8 || hdr_area_size >= subbuf_size / 2)
+	if (hdr_area_size % 4 || hdr_area_size >= subbuf_size / 2)
 		return -EINVAL;
 	if (mode != RB_MODE_DISCARD && mode != RB_MODE_OVERWRITE)
 		return -EINVAL;
@@ -86,7 +86,7 @@ int rb_geometry_check(const struct rb_config *cfg, struct rb_geometry *ret_g)
 		nr_cpus = n > 0 ? (uint32_t)n : 1;
 	}
 	r = geometry_compute(nr_cpus, cfg->subbuf_size, cfg->num_subbufs,
-			     (uint32_t)align_up(cfg->hdr_area_size, 8), (uint32_t)cfg->mode, &g);
+			     (uint32_t)align_up(cfg->hdr_area_size, 4), (uint32_t)cfg->mode, &g);
 	if (r < 0)
 		return r;
 	*ret_g = g;

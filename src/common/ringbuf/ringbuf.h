@@ -258,7 +258,7 @@ struct rb_packet {
 struct rb_config {
 	uint64_t subbuf_size;	/* S: power of two, 4 KiB .. 64 MiB */
 	uint32_t num_subbufs;	/* N: power of two, 2 .. 65536 */
-	uint32_t hdr_area_size;	/* < S/2; rounded up to 8 */
+	uint32_t hdr_area_size;	/* < S/2; rounded up to 4 (a CTF packet header is 84 bytes) */
 	enum rb_mode mode;
 	uint32_t nr_cpus;	/* 0: sysconf(_SC_NPROCESSORS_CONF) */
 	const char *shm_dir;	/* NULL: memfd; else a file is created in it */

@@ -108,7 +108,7 @@ TEST(header_validation_of_handed_mapping)
 	CORRUPT(nr_cpus, 1u << 31, -EINVAL);
 	CORRUPT(mode, 7, -EINVAL);
 	CORRUPT(hdr_area_size, 4 * KIB, -EINVAL);
-	CORRUPT(hdr_area_size, 12, -EINVAL);
+	CORRUPT(hdr_area_size, 10, -EINVAL);	/* not a multiple of 4 */
 	CORRUPT(ctl_offset, 0, -EINVAL);
 	CORRUPT(data_offset, 0, -EINVAL);
 	CORRUPT(cpu_ctl_stride, 8, -EINVAL);
