@@ -6,7 +6,8 @@
  * Each sub-buffer the ring buffer delivers becomes one packet: the consumer
  * writes its CTF packet header and context into the sub-buffer's header area
  * (which the ring buffer reserves for it) from the ring buffer's packet
- * info, then writes the packet, padded to a 4 KiB multiple as LTTng does,
+ * info (channels are created with CTF_RB_HDR_AREA_SIZE of header area,
+ * ctf/ctf-rb-client.h), then writes the packet, padded to a 4 KiB multiple as LTTng does,
  * straight from the shared mapping. Files grow as packets arrive (no
  * temporary names): a live viewer or a crash leaves a readable prefix.
  *
@@ -19,9 +20,6 @@
 
 #include "ctf/ctf.h"
 #include "ringbuf/ringbuf.h"
-
-/* The ring buffer's header area must hold a CTF packet header and context. */
-#define CONS_HDR_AREA_SIZE CTF_PACKET_HEADER_SIZE
 
 struct cons_stream_stats {
 	uint64_t packets;		/* written */

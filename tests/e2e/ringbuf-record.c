@@ -20,20 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf/ctf-rb-client.h"
 #include "stream.h"
 
 #define EVENT_ID 0
 #define MAX_THREADS 64
 
-static size_t header_size(uint64_t pos, uint64_t ts, uint64_t prev_ts)
-{
-	uint64_t base = (pos & 63) * 8;
-	bool ext = ctf_event_header_extended(CTF_HEADER_COMPACT, EVENT_ID, ts, prev_ts);
-
-	return (size_t)((ctf_event_header_end(CTF_HEADER_COMPACT, base, ext) - base) / 8);
-}
-
-static const struct rb_client client = { rb_clock_monotonic, header_size };
+static const struct rb_client *const client = &ctf_rb_client_compact;
 
 struct writer {
 	pthread_t thread;
@@ -50,18 +43,13 @@ static void *write_events(void *arg)
 
 	for (uint64_t seq = 0; seq < w->events; seq++) {
 		struct rb_ctx ctx;
-		uint64_t base;
 
 		w->emitted++;
-		if (rb_reserve(&client, w->chan, rb_current_cpu(w->chan), 16, 8, &ctx) < 0) {
+		if (rb_reserve(client, w->chan, rb_current_cpu(w->chan), 16, 8, &ctx) < 0) {
 			w->refused++;
 			continue;
 		}
-		base = (ctx.pos & 63) * 8;
-		ctf_event_header_write((uint8_t *)ctx.rec - (ctx.pos & 63), base, CTF_HEADER_COMPACT,
-				       CTF_BO_LE, EVENT_ID, ctx.ts,
-				       ctf_event_header_extended(CTF_HEADER_COMPACT, EVENT_ID,
-								 ctx.ts, ctx.prev_ts));
+		ctf_rb_write_header(&ctx, CTF_HEADER_COMPACT, EVENT_ID);
 		memcpy(ctx.payload, &w->id, 4);
 		memset(ctx.payload + 4, 0, 4);
 		memcpy(ctx.payload + 8, &seq, 8);
@@ -151,10 +139,10 @@ int main(int argc, char **argv)
 	struct rb_config cfg = {
 		.subbuf_size = strtoull(argv[4], NULL, 10),
 		.num_subbufs = (uint32_t)atoi(argv[5]),
-		.hdr_area_size = CONS_HDR_AREA_SIZE,
+		.hdr_area_size = CTF_RB_HDR_AREA_SIZE,
 		.mode = argc > 6 && !strcmp(argv[6], "overwrite") ? RB_MODE_OVERWRITE : RB_MODE_DISCARD,
 		.name = "ringbuf-record",
-		.client = &client,
+		.client = client,
 	};
 	if (threads < 1 || threads > MAX_THREADS)
 		return 2;
