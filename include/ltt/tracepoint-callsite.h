@@ -100,6 +100,7 @@ extern struct ltt_tracepoint *const __start_ltt_tracepoints_ptrs[]
 extern struct ltt_tracepoint *const __stop_ltt_tracepoints_ptrs[]
 	__attribute__((weak, visibility("hidden")));
 /* Files of one module that define tracepoints share this counter. */
+extern int ltt_tp_registered__ __attribute__((weak, visibility("hidden")));
 int ltt_tp_registered__ __attribute__((weak, visibility("hidden")));
 
 static void __attribute__((constructor)) ltt_tp_register__(void)

@@ -199,7 +199,7 @@ struct ltt_filter_value {
 /*
  * A reservation: on the probe's stack, between ltt_ust_event_reserve() and
  * ltt_ust_event_commit(). The probe sets struct_size, cursor = 0, desc and
- * filter_values; the tracer sets data and owns cursor and priv.
+ * filter_values; the tracer sets data (on success) and owns cursor and priv.
  */
 struct ltt_ust_ctx {
 	uint32_t struct_size;		/* sizeof(struct ltt_ust_ctx) */
