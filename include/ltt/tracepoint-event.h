@@ -91,12 +91,12 @@
 #define LTT__TP_PROBE_HELPERS
 #define LTT__TP_NULL_STRING "(null)"
 #define LTT__TP_MAX(_a, _b) ((_a) > (_b) ? (_a) : (_b))
-#define LTT__TP_MANT_DIG(_type)                                                  \
-	(sizeof(_type) == sizeof(float) ? FLT_MANT_DIG :                         \
+#define LTT__TP_MANT_DIG(_type)                                                \
+	(sizeof(_type) == sizeof(float) ? FLT_MANT_DIG :                       \
 	 sizeof(_type) == sizeof(double) ? DBL_MANT_DIG : LDBL_MANT_DIG)
-#define LTT__TP_INT_TYPE(_type, _byte_order, _base)                                \
-	{ .size = sizeof(_type) * 8, .alignment = __alignof__(_type) * 8,         \
-	  .is_signed = LTT__TP_IS_SIGNED(_type), .base = (_base),                 \
+#define LTT__TP_INT_TYPE(_type, _byte_order, _base)                            \
+	{ .size = sizeof(_type) * 8, .alignment = __alignof__(_type) * 8,      \
+	  .is_signed = LTT__TP_IS_SIGNED(_type), .base = (_base),              \
 	  .byte_order = (_byte_order) }
 
 static inline size_t ltt__tp_align(size_t pos, size_t align)
@@ -205,15 +205,15 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)
 #define LTT_TRACEPOINT_LOGLEVEL(_provider, _name, _loglevel)
 #define LTT_TRACEPOINT_MODEL_EMF_URI(_provider, _name, _uri)
-#define LTT_TRACEPOINT_ENUM(_provider, _name, _values)                             \
+#define LTT_TRACEPOINT_ENUM(_provider, _name, _values)                         \
 	static const struct ltt_enum_entry ltt_enum_entries__##_provider##__##_name[] = { \
-		_values { NULL, { 0, 0 }, { 0, 0 }, 0 }                          \
-	};                                                                      \
-	static const struct ltt_enum_desc ltt_enum__##_provider##__##_name = {    \
-		sizeof(struct ltt_enum_desc), sizeof(struct ltt_enum_entry),    \
-		#_provider, #_name, ltt_enum_entries__##_provider##__##_name,       \
-		sizeof(ltt_enum_entries__##_provider##__##_name) /                \
-			sizeof(ltt_enum_entries__##_provider##__##_name[0]) - 1   \
+		_values { NULL, { 0, 0 }, { 0, 0 }, 0 }                        \
+	};                                                                     \
+	static const struct ltt_enum_desc ltt_enum__##_provider##__##_name = { \
+		sizeof(struct ltt_enum_desc), sizeof(struct ltt_enum_entry),   \
+		#_provider, #_name, ltt_enum_entries__##_provider##__##_name,  \
+		sizeof(ltt_enum_entries__##_provider##__##_name) /             \
+			sizeof(ltt_enum_entries__##_provider##__##_name[0]) - 1 \
 	};
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -223,16 +223,16 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT_TRACEPOINT_MODEL_EMF_URI
 #undef LTT_TRACEPOINT_ENUM
 #define LTT_TRACEPOINT_ENUM(_provider, _name, _values)
-#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)         \
-	static const int *LTT__TP_SYM(ltt_loglevel_ref__, _provider, _name);      \
+#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)    \
+	static const int *LTT__TP_SYM(ltt_loglevel_ref__, _provider, _name);   \
 	static const char *const *LTT__TP_SYM(ltt_emf_ref__, _provider, _name);
-#define LTT_TRACEPOINT_LOGLEVEL(_provider, _name, _loglevel)                       \
+#define LTT_TRACEPOINT_LOGLEVEL(_provider, _name, _loglevel)                   \
 	static const int LTT__TP_SYM(ltt_loglevel__, _provider, _name) = (_loglevel); \
-	static const int *LTT__TP_SYM(ltt_loglevel_ref__, _provider, _name) =     \
+	static const int *LTT__TP_SYM(ltt_loglevel_ref__, _provider, _name) =  \
 		&LTT__TP_SYM(ltt_loglevel__, _provider, _name);
-#define LTT_TRACEPOINT_MODEL_EMF_URI(_provider, _name, _uri)                       \
+#define LTT_TRACEPOINT_MODEL_EMF_URI(_provider, _name, _uri)                   \
 	static const char *const LTT__TP_SYM(ltt_emf__, _provider, _name) = (_uri); \
-	static const char *const *LTT__TP_SYM(ltt_emf_ref__, _provider, _name) =  \
+	static const char *const *LTT__TP_SYM(ltt_emf_ref__, _provider, _name) = \
 		&LTT__TP_SYM(ltt_emf__, _provider, _name);
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -245,55 +245,55 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #define LTT_TRACEPOINT_MODEL_EMF_URI(_provider, _name, _uri)
 #define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)
 #define LTT__TP_NOWRITE(_nowrite) ((_nowrite) ? LTT_FIELD_NOWRITE : 0)
-#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)                     \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_INTEGER,                                   \
+#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)              \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_INTEGER,                                  \
 		    .u = { .integer = LTT__TP_INT_TYPE(_type, _byte_order, _base) } }, \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
-#define LTT__FF(_type, _name, _src, _nowrite)                                       \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_FLOAT,                                     \
+#define LTT__FF(_type, _name, _src, _nowrite)                                  \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_FLOAT,                                    \
 		    .u = { .fp = { .exp_dig = sizeof(_type) * 8 - LTT__TP_MANT_DIG(_type), \
-				   .mant_dig = LTT__TP_MANT_DIG(_type),          \
-				   .alignment = __alignof__(_type) * 8,          \
-				   .byte_order = LTT_BYTE_ORDER_HOST } } },     \
+				   .mant_dig = LTT__TP_MANT_DIG(_type),        \
+				   .alignment = __alignof__(_type) * 8,        \
+				   .byte_order = LTT_BYTE_ORDER_HOST } } },    \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
-#define LTT__FS(_name, _src, _nowrite)                                             \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_STRING, .encoding = LTT_ENCODING_UTF8 },   \
+#define LTT__FS(_name, _src, _nowrite)                                         \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_STRING, .encoding = LTT_ENCODING_UTF8 },  \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
-#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite)   \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_ARRAY, .encoding = (_encoding),             \
+#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite) \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_ARRAY, .encoding = (_encoding),           \
 		    .u = { .integer = LTT__TP_INT_TYPE(_type, _byte_order, _base) }, \
-		    .length = (_length) },                                       \
+		    .length = (_length) },                                     \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
 #define LTT__FQ(_type, _name, _src, _length_type, _length, _encoding, _base, _byte_order, _nowrite) \
-	{ .name = "_" #_name "_length",                                          \
-	  .type = { .kind = LTT_TYPE_INTEGER,                                   \
+	{ .name = "_" #_name "_length",                                        \
+	  .type = { .kind = LTT_TYPE_INTEGER,                                  \
 		    .u = { .integer = LTT__TP_INT_TYPE(_length_type, LTT_BYTE_ORDER_HOST, 10) } }, \
-	  .flags = LTT__TP_NOWRITE(_nowrite) | LTT_FIELD_SEQUENCE_LENGTH },      \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_SEQUENCE, .encoding = (_encoding),          \
+	  .flags = LTT__TP_NOWRITE(_nowrite) | LTT_FIELD_SEQUENCE_LENGTH },    \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_SEQUENCE, .encoding = (_encoding),        \
 		    .u = { .integer = LTT__TP_INT_TYPE(_type, _byte_order, _base) }, \
-		    .length_name = "_" #_name "_length" },                       \
+		    .length_name = "_" #_name "_length" },                     \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
-#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)                  \
-	{ .name = #_name,                                                        \
-	  .type = { .kind = LTT_TYPE_ENUM,                                      \
+#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)           \
+	{ .name = #_name,                                                      \
+	  .type = { .kind = LTT_TYPE_ENUM,                                     \
 		    .u = { .integer = LTT__TP_INT_TYPE(_type, LTT_BYTE_ORDER_HOST, 10) }, \
-		    .enum_desc = &ltt_enum__##_provider##__##_enum_name },        \
+		    .enum_desc = &ltt_enum__##_provider##__##_enum_name },     \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
 #define LTT__FU(_src)
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
 	static const struct ltt_field LTT__TP_SYM(ltt_fields__, _provider, _name)[] = { \
-		_fields { .name = NULL }                                         \
+		_fields { .name = NULL }                                       \
 	};
 #include LTT_TRACEPOINT_INCLUDE
 
 /* The number of fields of a class (the array ends with a NULL sentinel). */
-#define LTT__TP_NR_FIELDS(_provider, _name)                                       \
-	(sizeof(LTT__TP_SYM(ltt_fields__, _provider, _name)) /                    \
+#define LTT__TP_NR_FIELDS(_provider, _name)                                    \
+	(sizeof(LTT__TP_SYM(ltt_fields__, _provider, _name)) /                 \
 	 sizeof(struct ltt_field) - 1)
 
 /* ===== 4. counts ===== */
@@ -310,7 +310,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite)
 #define LTT__FQ(_type, _name, _src, _length_type, _length, _encoding, _base, _byte_order, _nowrite) + 1
 #define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
 	enum { LTT__TP_SYM(ltt_ndyn__, _provider, _name) = 0 _fields };
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -324,47 +324,47 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT__FE
 #undef LTT__FU
 /* A fixed-size field of n elements of type. */
-#define LTT__TP_SIZE_FIXED(_type, _n, _nowrite)                                    \
-	if (!(_nowrite)) {                                                       \
+#define LTT__TP_SIZE_FIXED(_type, _n, _nowrite)                                \
+	if (!(_nowrite)) {                                                     \
 		ltt__len = ltt__tp_align(ltt__len, __alignof__(_type)) + sizeof(_type) * (_n); \
-		ltt__align = LTT__TP_MAX(ltt__align, __alignof__(_type));        \
+		ltt__align = LTT__TP_MAX(ltt__align, __alignof__(_type));      \
 	}
-#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)                     \
+#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)              \
 	LTT__TP_SIZE_FIXED(_type, 1, _nowrite)
 #define LTT__FF(_type, _name, _src, _nowrite) LTT__TP_SIZE_FIXED(_type, 1, _nowrite)
-#define LTT__FS(_name, _src, _nowrite)                                             \
-	if (!(_nowrite)) {                                                       \
-		const char *ltt__s = (_src);                                     \
+#define LTT__FS(_name, _src, _nowrite)                                         \
+	if (!(_nowrite)) {                                                     \
+		const char *ltt__s = (_src);                                   \
 		ltt__dyn[ltt__di] = strlen(ltt__s ? ltt__s : LTT__TP_NULL_STRING) + 1; \
-		ltt__len += ltt__dyn[ltt__di];                                  \
-	}                                                                       \
+		ltt__len += ltt__dyn[ltt__di];                                 \
+	}                                                                      \
 	ltt__di++;
-#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite)   \
+#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite) \
 	LTT__TP_SIZE_FIXED(_type, _length, _nowrite)
 /* The length as recorded: what its type holds (see ltt__tp_seq_len). */
 #define LTT__FQ(_type, _name, _src, _length_type, _length, _encoding, _base, _byte_order, _nowrite) \
-	{                                                                       \
-		_length_type ltt__l = (_length_type)(_length);                     \
-		ltt__dyn[ltt__di] = ltt__tp_seq_len((uint64_t)ltt__l,           \
+	{                                                                      \
+		_length_type ltt__l = (_length_type)(_length);                 \
+		ltt__dyn[ltt__di] = ltt__tp_seq_len((uint64_t)ltt__l,          \
 						    LTT__TP_IS_SIGNED(_length_type)); \
-		LTT__TP_SIZE_FIXED(_length_type, 1, _nowrite)                     \
-		LTT__TP_SIZE_FIXED(_type, ltt__dyn[ltt__di], _nowrite)            \
-		ltt__di++;                                                      \
+		LTT__TP_SIZE_FIXED(_length_type, 1, _nowrite)                  \
+		LTT__TP_SIZE_FIXED(_type, ltt__dyn[ltt__di], _nowrite)         \
+		ltt__di++;                                                     \
 	}
-#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)                  \
+#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)           \
 	LTT__TP_SIZE_FIXED(_type, 1, _nowrite)
 #define LTT__FU(_src)
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
-	static inline size_t LTT__TP_SYM(ltt_size__, _provider, _name)(           \
-		size_t *ltt__dyn, size_t *ltt__ret_align LTT__TP_XPROTO(_args))  \
-	{                                                                       \
-		size_t ltt__len = 0, ltt__align = 1, ltt__di = 0;               \
-		LTT__TP_UNUSED(_args)                                            \
-		(void)ltt__dyn;                                                 \
-		(void)ltt__di;                                                  \
-		_fields                                                          \
-		*ltt__ret_align = ltt__align;                                   \
-		return ltt__len;                                                \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
+	static inline size_t LTT__TP_SYM(ltt_size__, _provider, _name)(        \
+		size_t *ltt__dyn, size_t *ltt__ret_align LTT__TP_XPROTO(_args)) \
+	{                                                                      \
+		size_t ltt__len = 0, ltt__align = 1, ltt__di = 0;              \
+		LTT__TP_UNUSED(_args)                                          \
+		(void)ltt__dyn;                                                \
+		(void)ltt__di;                                                 \
+		_fields                                                        \
+		*ltt__ret_align = ltt__align;                                  \
+		return ltt__len;                                               \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -376,47 +376,47 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT__FA
 #undef LTT__FQ
 #undef LTT__FE
-#define LTT__TP_FILTER_INT(_type, _src)                                           \
-	{                                                                       \
-		_type ltt__v = (_type)(_src);                                      \
-		if (LTT__TP_IS_SIGNED(_type))                                    \
-			ltt__fv[ltt__fi].v.s = (int64_t)ltt__v;                 \
-		else                                                            \
-			ltt__fv[ltt__fi].v.u = (uint64_t)ltt__v;                \
-		ltt__fv[ltt__fi++].len = 0;                                     \
+#define LTT__TP_FILTER_INT(_type, _src)                                        \
+	{                                                                      \
+		_type ltt__v = (_type)(_src);                                  \
+		if (LTT__TP_IS_SIGNED(_type))                                  \
+			ltt__fv[ltt__fi].v.s = (int64_t)ltt__v;                \
+		else                                                           \
+			ltt__fv[ltt__fi].v.u = (uint64_t)ltt__v;               \
+		ltt__fv[ltt__fi++].len = 0;                                    \
 	}
 #define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite) LTT__TP_FILTER_INT(_type, _src)
-#define LTT__FF(_type, _name, _src, _nowrite)                                       \
-	ltt__fv[ltt__fi].v.d = (double)(_src);                                   \
+#define LTT__FF(_type, _name, _src, _nowrite)                                  \
+	ltt__fv[ltt__fi].v.d = (double)(_src);                                 \
 	ltt__fv[ltt__fi++].len = 0;
-#define LTT__FS(_name, _src, _nowrite)                                             \
-	{                                                                       \
-		const char *ltt__s = (_src);                                     \
+#define LTT__FS(_name, _src, _nowrite)                                         \
+	{                                                                      \
+		const char *ltt__s = (_src);                                   \
 		ltt__fv[ltt__fi].v.ptr = ltt__s ? ltt__s : LTT__TP_NULL_STRING; \
-		ltt__fv[ltt__fi++].len = 0;                                     \
-		ltt__di++;                                                      \
+		ltt__fv[ltt__fi++].len = 0;                                    \
+		ltt__di++;                                                     \
 	}
-#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite)   \
-	ltt__fv[ltt__fi].v.ptr = (const void *)(_src);                           \
+#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite) \
+	ltt__fv[ltt__fi].v.ptr = (const void *)(_src);                         \
 	ltt__fv[ltt__fi++].len = (_length);
 #define LTT__FQ(_type, _name, _src, _length_type, _length, _encoding, _base, _byte_order, _nowrite) \
-	ltt__fv[ltt__fi].v.u = ltt__dyn[ltt__di];                               \
-	ltt__fv[ltt__fi++].len = 0;                                             \
-	ltt__fv[ltt__fi].v.ptr = (const void *)(_src);                           \
+	ltt__fv[ltt__fi].v.u = ltt__dyn[ltt__di];                              \
+	ltt__fv[ltt__fi++].len = 0;                                            \
+	ltt__fv[ltt__fi].v.ptr = (const void *)(_src);                         \
 	ltt__fv[ltt__fi++].len = ltt__dyn[ltt__di++];
 #define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite) LTT__TP_FILTER_INT(_type, _src)
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
-	static inline void LTT__TP_SYM(ltt_filter__, _provider, _name)(           \
-		struct ltt_filter_value *ltt__fv, const size_t *ltt__dyn        \
-		LTT__TP_XPROTO(_args))                                           \
-	{                                                                       \
-		size_t ltt__fi = 0, ltt__di = 0;                                \
-		LTT__TP_UNUSED(_args)                                            \
-		(void)ltt__fv;                                                  \
-		(void)ltt__dyn;                                                 \
-		(void)ltt__fi;                                                  \
-		(void)ltt__di;                                                  \
-		_fields                                                          \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
+	static inline void LTT__TP_SYM(ltt_filter__, _provider, _name)(        \
+		struct ltt_filter_value *ltt__fv, const size_t *ltt__dyn       \
+		LTT__TP_XPROTO(_args))                                         \
+	{                                                                      \
+		size_t ltt__fi = 0, ltt__di = 0;                               \
+		LTT__TP_UNUSED(_args)                                          \
+		(void)ltt__fv;                                                 \
+		(void)ltt__dyn;                                                \
+		(void)ltt__fi;                                                 \
+		(void)ltt__di;                                                 \
+		_fields                                                        \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -428,89 +428,89 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT__FA
 #undef LTT__FQ
 #undef LTT__FE
-#define LTT__TP_WRITE_SCALAR(_type, _src, _byte_order, _nowrite)                    \
-	if (!(_nowrite)) {                                                       \
-		_type ltt__v = (_type)(_src);                                      \
-		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));    \
+#define LTT__TP_WRITE_SCALAR(_type, _src, _byte_order, _nowrite)               \
+	if (!(_nowrite)) {                                                     \
+		_type ltt__v = (_type)(_src);                                  \
+		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));  \
 		ltt__tp_copy(ltt__p + ltt__pos, &ltt__v, sizeof(_type), 1, (_byte_order)); \
-		ltt__pos += sizeof(_type);                                       \
+		ltt__pos += sizeof(_type);                                     \
 	}
-#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)                     \
+#define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)              \
 	LTT__TP_WRITE_SCALAR(_type, _src, _byte_order, _nowrite)
-#define LTT__FF(_type, _name, _src, _nowrite)                                       \
+#define LTT__FF(_type, _name, _src, _nowrite)                                  \
 	LTT__TP_WRITE_SCALAR(_type, _src, LTT_BYTE_ORDER_HOST, _nowrite)
-#define LTT__FS(_name, _src, _nowrite)                                             \
-	if (!(_nowrite)) {                                                       \
-		const char *ltt__s = (_src);                                     \
+#define LTT__FS(_name, _src, _nowrite)                                         \
+	if (!(_nowrite)) {                                                     \
+		const char *ltt__s = (_src);                                   \
 		ltt__tp_strcpy(ltt__p + ltt__pos, ltt__s ? ltt__s : LTT__TP_NULL_STRING, \
-			       ltt__dyn[ltt__di]);                              \
-		ltt__pos += ltt__dyn[ltt__di];                                  \
-	}                                                                       \
+			       ltt__dyn[ltt__di]);                             \
+		ltt__pos += ltt__dyn[ltt__di];                                 \
+	}                                                                      \
 	ltt__di++;
-#define LTT__TP_WRITE_ELEMENTS(_type, _src, _n, _encoding, _byte_order)              \
-	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));            \
-	if ((_encoding) != LTT_ENCODING_NONE)                                    \
+#define LTT__TP_WRITE_ELEMENTS(_type, _src, _n, _encoding, _byte_order)        \
+	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));          \
+	if ((_encoding) != LTT_ENCODING_NONE)                                  \
 		ltt__tp_textcpy(ltt__p + ltt__pos, (const char *)(_src), sizeof(_type) * (_n)); \
-	else                                                                    \
+	else                                                                   \
 		ltt__tp_copy(ltt__p + ltt__pos, (_src), sizeof(_type), (_n), (_byte_order)); \
 	ltt__pos += sizeof(_type) * (_n);
-#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite)   \
-	if (!(_nowrite)) {                                                       \
+#define LTT__FA(_type, _name, _src, _length, _encoding, _base, _byte_order, _nowrite) \
+	if (!(_nowrite)) {                                                     \
 		LTT__TP_WRITE_ELEMENTS(_type, _src, _length, _encoding, _byte_order) \
 	}
 #define LTT__FQ(_type, _name, _src, _length_type, _length, _encoding, _base, _byte_order, _nowrite) \
-	if (!(_nowrite)) {                                                       \
+	if (!(_nowrite)) {                                                     \
 		LTT__TP_WRITE_SCALAR(_length_type, ltt__dyn[ltt__di], LTT_BYTE_ORDER_HOST, 0) \
 		LTT__TP_WRITE_ELEMENTS(_type, _src, ltt__dyn[ltt__di], _encoding, _byte_order) \
-	}                                                                       \
+	}                                                                      \
 	ltt__di++;
-#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)                  \
+#define LTT__FE(_provider, _enum_name, _type, _name, _src, _nowrite)           \
 	LTT__TP_WRITE_SCALAR(_type, _src, LTT_BYTE_ORDER_HOST, _nowrite)
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
-	static inline void LTT__TP_SYM(ltt_write__, _provider, _name)(            \
-		char *ltt__p, const size_t *ltt__dyn LTT__TP_XPROTO(_args))      \
-	{                                                                       \
-		size_t ltt__pos = 0, ltt__di = 0;                               \
-		LTT__TP_UNUSED(_args)                                            \
-		(void)ltt__p;                                                   \
-		(void)ltt__dyn;                                                 \
-		(void)ltt__di;                                                  \
-		_fields                                                          \
-		(void)ltt__pos;                                                 \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
+	static inline void LTT__TP_SYM(ltt_write__, _provider, _name)(         \
+		char *ltt__p, const size_t *ltt__dyn LTT__TP_XPROTO(_args))    \
+	{                                                                      \
+		size_t ltt__pos = 0, ltt__di = 0;                              \
+		LTT__TP_UNUSED(_args)                                          \
+		(void)ltt__p;                                                  \
+		(void)ltt__dyn;                                                \
+		(void)ltt__di;                                                 \
+		_fields                                                        \
+		(void)ltt__pos;                                                \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 
 /* ===== 8. probe ===== */
 #undef LTT_TRACEPOINT_EVENT_CLASS
-#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)                \
-	static void LTT__TP_SYM(ltt_pclass__, _provider, _name)(                  \
-		const struct ltt_event_desc *ltt__desc LTT__TP_XPROTO(_args))    \
-	{                                                                       \
-		size_t ltt__dyn[LTT__TP_SYM(ltt_ndyn__, _provider, _name) + 1];   \
-		struct ltt_filter_value                                         \
-			ltt__fv[LTT__TP_NR_FIELDS(_provider, _name) + 1];         \
-		struct ltt_ust_ctx ltt__ctx;                                    \
-		size_t ltt__len, ltt__align;                                    \
-                                                                                \
-		ltt__len = LTT__TP_SYM(ltt_size__, _provider, _name)(             \
-			ltt__dyn, &ltt__align LTT__TP_XARGS(_args));             \
-		ltt__ctx.struct_size = sizeof(ltt__ctx);                        \
-		ltt__ctx.cursor = 0;                                            \
-		ltt__ctx.desc = ltt__desc;                                      \
-		ltt__ctx.filter_values = NULL;                                  \
+#define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
+	static void LTT__TP_SYM(ltt_pclass__, _provider, _name)(               \
+		const struct ltt_event_desc *ltt__desc LTT__TP_XPROTO(_args))  \
+	{                                                                      \
+		size_t ltt__dyn[LTT__TP_SYM(ltt_ndyn__, _provider, _name) + 1]; \
+		struct ltt_filter_value                                        \
+			ltt__fv[LTT__TP_NR_FIELDS(_provider, _name) + 1];      \
+		struct ltt_ust_ctx ltt__ctx;                                   \
+		size_t ltt__len, ltt__align;                                   \
+                                                                               \
+		ltt__len = LTT__TP_SYM(ltt_size__, _provider, _name)(          \
+			ltt__dyn, &ltt__align LTT__TP_XARGS(_args));           \
+		ltt__ctx.struct_size = sizeof(ltt__ctx);                       \
+		ltt__ctx.cursor = 0;                                           \
+		ltt__ctx.desc = ltt__desc;                                     \
+		ltt__ctx.filter_values = NULL;                                 \
 		/* Relaxed: a filter attached a moment ago may miss one event. */ \
-		if (__builtin_expect(__atomic_load_n(&ltt__desc->state->flags,  \
-						     __ATOMIC_RELAXED) &        \
-				     LTT_EVENT_STATE_FILTER, 0)) {              \
-			LTT__TP_SYM(ltt_filter__, _provider, _name)(              \
-				ltt__fv, ltt__dyn LTT__TP_XARGS(_args));         \
-			ltt__ctx.filter_values = ltt__fv;                       \
-		}                                                               \
+		if (__builtin_expect(__atomic_load_n(&ltt__desc->state->flags, \
+						     __ATOMIC_RELAXED) &       \
+				     LTT_EVENT_STATE_FILTER, 0)) {             \
+			LTT__TP_SYM(ltt_filter__, _provider, _name)(           \
+				ltt__fv, ltt__dyn LTT__TP_XARGS(_args));       \
+			ltt__ctx.filter_values = ltt__fv;                      \
+		}                                                              \
 		while (ltt_ust_event_reserve(&ltt__ctx, ltt__len, ltt__align) == 0) { \
-			LTT__TP_SYM(ltt_write__, _provider, _name)(               \
-				ltt__ctx.data, ltt__dyn LTT__TP_XARGS(_args));   \
-			ltt_ust_event_commit(&ltt__ctx);                        \
-		}                                                               \
+			LTT__TP_SYM(ltt_write__, _provider, _name)(            \
+				ltt__ctx.data, ltt__dyn LTT__TP_XARGS(_args)); \
+			ltt_ust_event_commit(&ltt__ctx);                       \
+		}                                                              \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 
@@ -518,35 +518,35 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT_TRACEPOINT_EVENT_CLASS
 #undef LTT_TRACEPOINT_EVENT_INSTANCE
 #define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)
-#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)         \
-	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args));     \
+#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)    \
+	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args)); \
 	static struct ltt_event_state LTT__TP_SYM(ltt_state__, _provider, _name) = { \
-		sizeof(struct ltt_event_state), 0, 0, NULL                      \
-	};                                                                      \
+		sizeof(struct ltt_event_state), 0, 0, NULL                     \
+	};                                                                     \
 	static const struct ltt_event_desc LTT__TP_SYM(ltt_event__, _provider, _name) = { \
-		.struct_size = sizeof(struct ltt_event_desc),                   \
-		.field_size = sizeof(struct ltt_field),                         \
-		.name = #_provider ":" #_name,                                    \
-		.provider = #_provider,                                          \
-		.event = #_name,                                                 \
-		.signature = LTT__TP_STR(_args),                                 \
+		.struct_size = sizeof(struct ltt_event_desc),                  \
+		.field_size = sizeof(struct ltt_field),                        \
+		.name = #_provider ":" #_name,                                 \
+		.provider = #_provider,                                        \
+		.event = #_name,                                               \
+		.signature = LTT__TP_STR(_args),                               \
 		.loglevel_ref = &LTT__TP_SYM(ltt_loglevel_ref__, _provider, _name), \
 		.model_emf_uri_ref = &LTT__TP_SYM(ltt_emf_ref__, _provider, _name), \
-		.fields = LTT__TP_SYM(ltt_fields__, _provider, _class_name),      \
-		.nr_fields = LTT__TP_NR_FIELDS(_provider, _class_name),           \
+		.fields = LTT__TP_SYM(ltt_fields__, _provider, _class_name),   \
+		.nr_fields = LTT__TP_NR_FIELDS(_provider, _class_name),        \
 		.probe = (void (*)(void))LTT__TP_SYM(ltt_probe__, _provider, _name), \
-		.state = &LTT__TP_SYM(ltt_state__, _provider, _name),             \
-	};                                                                      \
-	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args))      \
-	{                                                                       \
-		LTT__TP_SYM(ltt_pclass__, _provider, _class_name)(                \
+		.state = &LTT__TP_SYM(ltt_state__, _provider, _name),          \
+	};                                                                     \
+	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args))  \
+	{                                                                      \
+		LTT__TP_SYM(ltt_pclass__, _provider, _class_name)(             \
 			&LTT__TP_SYM(ltt_event__, _provider, _name) LTT__TP_XARGS(_args)); \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 
 /* ===== 10. provider ===== */
 #undef LTT_TRACEPOINT_EVENT_INSTANCE
-#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)         \
+#define LTT_TRACEPOINT_EVENT_INSTANCE(_provider, _class_name, _name, _args)    \
 	&LTT__TP_SYM(ltt_event__, _provider, _name),
 #define LTT__TP_PROVIDER_SYM(_prefix, _provider) LTT__TP_CAT(_prefix, _provider)
 static const struct ltt_event_desc *const

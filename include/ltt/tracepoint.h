@@ -44,7 +44,10 @@
  * probe generated for the event's layout. Details: doc/design/tracepoint.md.
  *
  * This header compiles as C99 -pedantic, C11 and C++. The probe pass
- * (<ltt/tracepoint-event.h> with TRACEPOINT_CREATE_PROBES) is C only.
+ * (<ltt/tracepoint-event.h> with TRACEPOINT_CREATE_PROBES) is C only. An
+ * event without arguments (TP_ARGS()) is recorded with tracepoint(p, e):
+ * ISO C before C2x warns about the empty variadic argument under
+ * -pedantic, as with lttng-ust; GNU modes and C++ accept it.
  */
 #ifndef LTT_TRACEPOINT_H
 #define LTT_TRACEPOINT_H
