@@ -27,10 +27,22 @@
 
 static struct ust_recorder *rec;
 
+/*
+ * Every case starts from no rule, no backend, an empty recorder: --repeat
+ * runs a case several times in one process.
+ */
+static void reset_all(void)
+{
+	ust_registry_reset();
+	for (unsigned c = 0; c < UST_MAX_CHANNELS; c++)
+		ust_tracer_detach(c);
+	if (!rec)
+		ASSERT_OK(ust_recorder_create(8u << 20, &rec));
+	ust_recorder_clear(rec);
+}
+
 static void start_recorder(unsigned channel)
 {
-	if (!rec)
-		ASSERT_OK(ust_recorder_create(1 << 20, &rec));
 	ASSERT_OK(ust_tracer_attach_recorder(channel, rec));
 }
 
@@ -217,6 +229,7 @@ static uint64_t value_of(const struct ust_record *r, const char *name)
 
 TEST(descriptors_are_registered_from_the_constructor)
 {
+	reset_all();
 	const struct ltt_event_desc *d = desc_of("ltt_test:ints");
 
 	ASSERT_EQ_STR(d->provider, "ltt_test");
@@ -234,6 +247,7 @@ TEST(descriptors_are_registered_from_the_constructor)
 
 TEST(integer_fields_declare_size_alignment_signedness_base_byte_order)
 {
+	reset_all();
 	const struct ltt_event_desc *d = desc_of("ltt_test:ints");
 	static const struct { const char *name; unsigned size; int is_signed; } want[] = {
 		{ "s8", 8, 1 }, { "u8", 8, 0 }, { "s16", 16, 1 }, { "u16", 16, 0 },
@@ -263,6 +277,7 @@ TEST(integer_fields_declare_size_alignment_signedness_base_byte_order)
 
 TEST(float_string_array_sequence_fields_are_described)
 {
+	reset_all();
 	const struct ltt_event_desc *d = desc_of("ltt_test:floats");
 	const struct ltt_field *f;
 
@@ -318,6 +333,7 @@ TEST(float_string_array_sequence_fields_are_described)
 
 TEST(enum_fields_point_at_their_mappings)
 {
+	reset_all();
 	const struct ltt_event_desc *d = desc_of("ltt_test:enums");
 	const struct ltt_field *f = field(d, "c");
 	const struct ltt_enum_desc *e = f->type.enum_desc;
@@ -351,6 +367,7 @@ TEST(enum_fields_point_at_their_mappings)
 
 TEST(loglevels_emf_uri_and_classes)
 {
+	reset_all();
 	ASSERT_EQ_INT(ust_event_loglevel(desc_of("ltt_test:ints")), TRACE_INFO);
 	ASSERT_EQ_INT(ust_event_loglevel(desc_of("ltt_test:enums")), TRACE_EMERG);
 	ASSERT_EQ_INT(ust_event_loglevel(desc_of("ltt_test:floats")), LTT_LOGLEVEL_DEFAULT);
@@ -370,6 +387,7 @@ TEST(loglevels_emf_uri_and_classes)
 
 TEST(nowrite_fields_are_described_but_flagged)
 {
+	reset_all();
 	const struct ltt_event_desc *d = desc_of("ltt_test:nowrite");
 	unsigned hidden = 0;
 
@@ -386,6 +404,7 @@ TEST(nowrite_fields_are_described_but_flagged)
 
 TEST(malformed_descriptors_are_rejected)
 {
+	reset_all();
 	struct ltt_event_desc d = *desc_of("ltt_test:seqs");
 	struct ltt_field fields[16];
 	struct ltt_provider_desc p = { sizeof(p), "ltt_test", NULL, 1 };
@@ -416,6 +435,7 @@ TEST(malformed_descriptors_are_rejected)
 
 TEST(tracepoints_start_disabled)
 {
+	reset_all();
 	ASSERT_EQ_INT(tp_state("ltt_test:ints"), 0);
 	ASSERT_EQ_INT(tp_state("ltt_test:noargs"), 0);
 	ASSERT_EQ_INT(desc_of("ltt_test:ints")->state->channel_mask, 0);
@@ -423,6 +443,7 @@ TEST(tracepoints_start_disabled)
 
 TEST(glob_patterns)
 {
+	reset_all();
 	ASSERT_TRUE(ust_glob_match("*", "a:b"));
 	ASSERT_TRUE(ust_glob_match("ltt_test:*", "ltt_test:ints"));
 	ASSERT_FALSE(ust_glob_match("ltt_test:*", "ltt_testx:ints"));
@@ -440,6 +461,7 @@ TEST(glob_patterns)
 
 TEST(enable_by_exact_name_and_glob)
 {
+	reset_all();
 	uint64_t id = enable("ltt_test:ints");
 
 	ASSERT_EQ_INT(tp_state("ltt_test:ints"), 1);
@@ -463,6 +485,7 @@ TEST(enable_by_exact_name_and_glob)
 
 TEST(exclusions)
 {
+	reset_all();
 	static const char *const excl[] = { "ltt_test:inst_*", "ltt_test:ints" };
 
 	enable_rule("ltt_test:*", UST_LOGLEVEL_ALL, 0, excl, 2, 0);
@@ -479,6 +502,7 @@ TEST(exclusions)
 
 TEST(loglevel_range_and_single)
 {
+	reset_all();
 	uint64_t id;
 
 	/* --loglevel TRACE_WARNING: WARNING or more severe. */
@@ -506,6 +530,7 @@ TEST(loglevel_range_and_single)
 
 TEST(bad_rules_are_refused)
 {
+	reset_all();
 	struct ust_rule_spec spec = { .pattern = "*", .channel = UST_MAX_CHANNELS };
 	uint64_t id = 12345;
 
@@ -521,6 +546,7 @@ TEST(bad_rules_are_refused)
 
 TEST(channel_masks_follow_rules)
 {
+	reset_all();
 	enable_rule("ltt_test:ints", UST_LOGLEVEL_ALL, 0, NULL, 0, 3);
 	enable_rule("ltt_test:*", UST_LOGLEVEL_ALL, 0, NULL, 0, 0);
 	ASSERT_EQ_HEX(desc_of("ltt_test:ints")->state->channel_mask, 0x9);
@@ -539,6 +565,8 @@ static int side_effect(int v)
 
 TEST(disabled_tracepoint_does_not_evaluate_arguments)
 {
+	reset_all();
+	evaluations = 0;
 	start_recorder(0);
 	tracepoint(ltt_test, ints, side_effect(1), 2, 3, 4, 5, 6, 7, 8);
 	ASSERT_EQ_INT(evaluations, 0);
@@ -554,15 +582,20 @@ TEST(disabled_tracepoint_does_not_evaluate_arguments)
 
 TEST(enabled_without_backend_records_nothing)
 {
+	reset_all();
+	/* Enabled in channel 0, which has no backend; channel 1 has one. */
 	enable("ltt_test:ints");
-	/* No recorder attached to channel 0: the probe runs, reserve says no. */
+	start_recorder(1);
 	tracepoint(ltt_test, ints, 1, 2, 3, 4, 5, 6, 7, 8);
-	start_recorder(0);
 	ASSERT_EQ_INT(nr_records(), 0);
+	enable_rule("ltt_test:ints", UST_LOGLEVEL_ALL, 0, NULL, 0, 1);
+	tracepoint(ltt_test, ints, 1, 2, 3, 4, 5, 6, 7, 8);
+	ASSERT_EQ_INT(nr_records(), 1);
 }
 
 TEST(do_tracepoint_records_when_guarded_by_enabled)
 {
+	reset_all();
 	start_recorder(0);
 	enable("ltt_test:noargs");
 	if (tracepoint_enabled(ltt_test, noargs))
@@ -576,6 +609,7 @@ TEST(do_tracepoint_records_when_guarded_by_enabled)
 
 TEST(integers_at_natural_alignment)
 {
+	reset_all();
 	static const unsigned char want[32] = {
 		0xfe,			/* s8 = -2 @0 */
 		0xc8,			/* u8 = 200 @1 */
@@ -604,6 +638,7 @@ TEST(integers_at_natural_alignment)
 
 TEST(network_byte_order_and_hex)
 {
+	reset_all();
 	static const unsigned char want[] = {
 		0x44, 0x33, 0x22, 0x11,		/* hex, host order */
 		0x12, 0x34,			/* port, big-endian */
@@ -624,6 +659,7 @@ TEST(network_byte_order_and_hex)
 
 TEST(floats_are_aligned_ieee754)
 {
+	reset_all();
 	float f = 1.5f;
 	double d = -2.25;
 	unsigned char want[16] = { 'x', 0, 0, 0 };
@@ -642,6 +678,7 @@ TEST(floats_are_aligned_ieee754)
 
 TEST(strings_with_nul_and_null_pointer)
 {
+	reset_all();
 	static const unsigned char want[] = {
 		'a', 'b', 'c', 0,
 		0x44, 0x33, 0x22, 0x11,		/* after: already aligned at 4 */
@@ -666,6 +703,7 @@ TEST(strings_with_nul_and_null_pointer)
 
 TEST(arrays_at_element_alignment_text_padded_with_nul)
 {
+	reset_all();
 	static const uint32_t arr[3] = { 1, 2, 0xa0b0c0d0 };
 	static const uint16_t net[2] = { 0x0102, 0x0304 };
 	static const unsigned char want[] = {
@@ -688,6 +726,7 @@ TEST(arrays_at_element_alignment_text_padded_with_nul)
 
 TEST(sequences_carry_their_length_field_first)
 {
+	reset_all();
 	static const uint64_t vals[2] = { 0x1111111111111111, 0x2222222222222222 };
 	unsigned char want[64];
 	size_t n = 0;
@@ -724,6 +763,7 @@ TEST(sequences_carry_their_length_field_first)
 
 TEST(sequence_text_shorter_than_length_is_padded_with_nul)
 {
+	reset_all();
 	static const uint64_t vals[1] = { 5 };
 
 	start_recorder(0);
@@ -739,6 +779,7 @@ TEST(sequence_text_shorter_than_length_is_padded_with_nul)
 
 TEST(enums_are_written_as_their_container)
 {
+	reset_all();
 	static const unsigned char want[] = { 0xfd, 0xff, 0xff, 0xff, 4 };
 
 	start_recorder(0);
@@ -751,6 +792,7 @@ TEST(enums_are_written_as_their_container)
 
 TEST(nowrite_fields_are_absent_from_the_record)
 {
+	reset_all();
 	static const int arr[2] = { 10, 20 };
 	static const unsigned char want[] = { 6, 0, 0, 0, 's', 't', 'r', 0 };
 
@@ -767,6 +809,7 @@ TEST(nowrite_fields_are_absent_from_the_record)
 
 TEST(event_class_instances_record_their_own_name)
 {
+	reset_all();
 	start_recorder(0);
 	enable("ltt_test:inst_*");
 	tracepoint(ltt_test, inst_err, 1, "disk");
@@ -785,6 +828,7 @@ TEST(event_class_instances_record_their_own_name)
 
 TEST(every_event_decodes_as_described)
 {
+	reset_all();
 	static const uint32_t arr[3] = { 1, 2, 3 };
 	static const uint16_t net[2] = { 1, 2 };
 	static const uint64_t vals[3] = { 1, 2, 3 };
@@ -817,6 +861,7 @@ TEST(every_event_decodes_as_described)
 
 TEST(an_event_is_recorded_once_per_channel)
 {
+	reset_all();
 	struct ust_recorder *other = NULL;
 
 	start_recorder(0);
@@ -867,6 +912,7 @@ static int even_filter(void *arg, const struct ltt_event_desc *desc,
 
 TEST(filters_run_before_reserving_on_the_field_values)
 {
+	reset_all();
 	struct filter_probe fp = { 0 };
 	struct ust_rule_spec spec = {
 		.pattern = "ltt_test:inst_err", .channel = 0,
@@ -911,6 +957,7 @@ static int values_filter(void *arg, const struct ltt_event_desc *desc,
 
 TEST(filter_values_follow_descriptor_order)
 {
+	reset_all();
 	static const uint64_t vals[2] = { 66, 77 };
 	int ok = 0;
 	struct ust_rule_spec spec = {
@@ -928,6 +975,7 @@ TEST(filter_values_follow_descriptor_order)
 
 TEST(full_recorder_counts_discarded_exactly)
 {
+	reset_all();
 	struct ust_recorder *small = NULL;
 	uint64_t recorded, discarded;
 	size_t cur = 0;
@@ -974,6 +1022,7 @@ static void *stress_thread(void *arg)
 
 TEST(threads_and_signal_handlers_record_every_event)
 {
+	reset_all();
 	pthread_t th[STRESS_THREADS];
 	uint32_t next[STRESS_THREADS] = { 0 };
 	unsigned from_signal = 0;
@@ -981,8 +1030,7 @@ TEST(threads_and_signal_handlers_record_every_event)
 	size_t cur = 0;
 	struct ust_record r;
 
-	ASSERT_OK(ust_recorder_create(8u << 20, &rec));
-	ASSERT_OK(ust_tracer_attach_recorder(0, rec));
+	start_recorder(0);
 	signal(SIGUSR1, on_signal);
 	enable("ltt_test:counted");
 	for (uintptr_t t = 0; t < STRESS_THREADS; t++)
@@ -1015,6 +1063,7 @@ TEST(threads_and_signal_handlers_record_every_event)
 
 TEST(provider_in_dlopened_object_registers_and_unregisters)
 {
+	reset_all();
 	void (*emit)(int);
 	void *h;
 
@@ -1041,6 +1090,7 @@ TEST(provider_in_dlopened_object_registers_and_unregisters)
 
 TEST(dynamic_linkage_binds_the_probe_when_its_object_loads)
 {
+	reset_all();
 	struct ltt_tracepoint *tp = ust_tracepoint_lookup("ltt_dyn:ping");
 	void *h;
 
@@ -1073,6 +1123,7 @@ TEST(dynamic_linkage_binds_the_probe_when_its_object_loads)
 
 TEST(dynamic_linkage_refuses_a_probe_with_another_signature)
 {
+	reset_all();
 	struct ltt_tracepoint *tp = ust_tracepoint_lookup("ltt_dyn:ping");
 	struct ltt_tracepoint fake = *tp;
 	struct ltt_tracepoint *tps[1] = { &fake };
