@@ -24,6 +24,24 @@
 #define LTT_TRACEPOINT_PROBE_DYNAMIC_LINKAGE
 #endif
 
+/*
+ * LTT_TRACEPOINT_HIDDEN_DEFINITION (or TRACEPOINT_HIDDEN_DEFINITION), in
+ * every file of a module: its tracepoints are hidden symbols, so that call
+ * sites in a shared object reach the state word without going through the
+ * GOT (one load instead of two). Only when all the call sites are in the
+ * module that defines the tracepoints.
+ */
+#if defined(TRACEPOINT_HIDDEN_DEFINITION) && !defined(LTT_TRACEPOINT_HIDDEN_DEFINITION) && \
+	!defined(LTT_TRACEPOINT_NO_CLASSIC)
+#define LTT_TRACEPOINT_HIDDEN_DEFINITION
+#endif
+#undef LTT__TP_VISIBILITY
+#ifdef LTT_TRACEPOINT_HIDDEN_DEFINITION
+#define LTT__TP_VISIBILITY __attribute__((visibility("hidden")))
+#else
+#define LTT__TP_VISIBILITY
+#endif
+
 #ifdef __cplusplus
 #define LTT__TP_EXTERN_C extern "C"
 #else
@@ -73,7 +91,8 @@
 
 #undef LTT__TP_DECLARE
 #define LTT__TP_DECLARE(provider, name, args)                                   \
-	LTT__TP_EXTERN_C struct ltt_tracepoint LTT__TP_SYM(ltt_tp__, provider, name); \
+	LTT__TP_EXTERN_C struct ltt_tracepoint LTT__TP_SYM(ltt_tp__, provider, name) \
+		LTT__TP_VISIBILITY;                                             \
 	LTT__TP_DEFINITION(provider, name, LTT__TP_PARAMS(args))                \
 	LTT__TP_CALL(provider, name, LTT__TP_PARAMS(args))
 

@@ -88,6 +88,25 @@ static struct rule *rules;
 static uint64_t next_rule_id = 1;
 static struct filter_set *retired;
 
+/*
+ * fork() while another thread holds registry_lock (a dlopen in progress)
+ * would leave the child's copy locked forever: hold it across fork.
+ */
+static void registry_prefork(void)
+{
+	pthread_mutex_lock(&registry_lock);
+}
+
+static void registry_postfork(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+}
+
+__attribute__((constructor)) static void registry_init(void)
+{
+	(void)pthread_atfork(registry_prefork, registry_postfork, registry_postfork);
+}
+
 /* --- descriptors --- */
 
 int ust_event_loglevel(const struct ltt_event_desc *desc)

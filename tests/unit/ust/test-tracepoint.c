@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ltt-test.h"
 #include "glob-internal.h"
@@ -1139,4 +1141,24 @@ TEST(dynamic_linkage_refuses_a_probe_with_another_signature)
 	ASSERT_NULL(fake.probe);
 	ASSERT_EQ_INT(dlclose(h), 0);
 	ltt_ust_tracepoints_unregister(tps);
+}
+
+TEST(registry_works_in_a_forked_child)
+{
+	pid_t pid;
+	int status = -1;
+
+	reset_all();
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		uint64_t id;
+		struct ust_rule_spec spec = { .pattern = "ltt_test:ints" };
+
+		_exit(ust_rule_add(&spec, &id) == 0 && tp_state("ltt_test:ints") == 1 ? 0 : 1);
+	}
+	ASSERT_EQ_INT(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ_INT(WEXITSTATUS(status), 0);
+	ASSERT_EQ_INT(tp_state("ltt_test:ints"), 0);	/* the child's rule stayed there */
 }
