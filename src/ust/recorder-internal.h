@@ -10,7 +10,7 @@
  *
  * Buffer layout: records one after the other from offset 0, each at an
  * 8-byte boundary:
- *     struct rec_hdr (16 bytes) | padding | payload (aligned as asked)
+ *     struct rec_hdr (32 bytes) | padding | payload (aligned as asked)
  * where the payload's offset in the buffer is a multiple of the probe's
  * alignment, so relative field alignment is absolute alignment, as in a
  * packet.
@@ -52,6 +52,7 @@ struct ust_record {
 	const struct ltt_event_desc *desc;
 	const unsigned char *payload;
 	size_t len;			/* payload bytes */
+	size_t align;			/* its alignment, as the probe asked */
 	size_t offset;			/* payload's offset in the buffer */
 };
 

@@ -43,6 +43,8 @@ struct rec_hdr {
 	uint32_t payload_off;		/* from the header's start */
 	uint32_t total;			/* header + padding + payload, rounded to 8 */
 	uint32_t len;			/* payload bytes */
+	uint32_t align;			/* payload alignment asked by the probe */
+	uint32_t reserved;
 	const struct ltt_event_desc *desc;
 };
 
@@ -135,6 +137,7 @@ static int recorder_reserve(struct ust_recorder *rec, struct ltt_ust_ctx *ctx,
 	h->payload_off = (uint32_t)(payload - start);
 	h->total = (uint32_t)(end - start);
 	h->len = (uint32_t)len;
+	h->align = (uint32_t)align;
 	h->desc = ctx->desc;
 	ctx->data = (char *)rec->buf + payload;
 	ctx->priv[0] = (uint64_t)(uintptr_t)rec;
@@ -199,6 +202,7 @@ int ust_recorder_next(struct ust_recorder *rec, size_t *cursor, struct ust_recor
 	ret->desc = h->desc;
 	ret->payload = rec->buf + *cursor + h->payload_off;
 	ret->len = h->len;
+	ret->align = h->align;
 	ret->offset = *cursor + h->payload_off;
 	*cursor += h->total;
 	return 0;
