@@ -129,8 +129,8 @@ static uint64_t read_uint(const unsigned char *p, unsigned bytes, int byte_order
  * Walks the record as its descriptor declares it; off[i] is field i's
  * offset (NOT_WRITTEN for _nowrite fields). Fails on nonzero padding, a
  * string without NUL, a sequence whose length field is not just before it,
- * a record longer or shorter than the fields, a payload not aligned as its
- * most aligned field.
+ * a record longer or shorter than the fields, a payload whose alignment is
+ * not that of its most aligned field.
  */
 static void decode(const struct ust_record *r, size_t *off)
 {
@@ -202,6 +202,8 @@ static void decode(const struct ust_record *r, size_t *off)
 			test_fail(__FILE__, __LINE__, "%s.%s: past the end", d->name, f->name);
 	}
 	ASSERT_EQ_U64(pos, r->len);
+	/* The probe asked for the alignment the metadata will give the payload. */
+	ASSERT_EQ_U64(r->align, max_align);
 	ASSERT_EQ_U64(r->offset % max_align, 0);
 }
 
