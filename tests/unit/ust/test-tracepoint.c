@@ -1164,3 +1164,22 @@ TEST(registry_works_in_a_forked_child)
 	ASSERT_EQ_INT(WEXITSTATUS(status), 0);
 	ASSERT_EQ_INT(tp_state("ltt_test:ints"), 0);	/* the child's rule stayed there */
 }
+
+static int count_events(void *arg, const struct ltt_event_desc *desc)
+{
+	int *n = arg;
+
+	if (strncmp(desc->name, "ltt_test:", 9) == 0)
+		(*n)++;
+	return strcmp(desc->name, "ltt_test:counted") == 0 ? 7 : 0;
+}
+
+TEST(events_are_listed_in_registration_order)
+{
+	int n = 0;
+
+	reset_all();
+	/* 12 events; the walk stops at the last one, whose callback returns 7. */
+	ASSERT_EQ_INT(ust_events_foreach(count_events, &n), 7);
+	ASSERT_EQ_INT(n, 12);
+}
