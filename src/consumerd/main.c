@@ -106,18 +106,20 @@ static int drain(struct channel *c)
 }
 
 /*
- * Closes the open sub-buffers and writes everything committed. A writer
+ * Closes the open sub-buffers (with RB_FLUSH_EMPTY in flags, an empty one
+ * too: a packet that carries the latest discarded count and end time) and
+ * writes everything committed. A writer
  * still inside a record gets FLUSH_WAIT_NS to commit it (polling the
  * buffer: it has no other way to signal); what is still open then stays in
  * the buffer for a later drain.
  */
-static int flush(struct channel *c)
+static int flush(struct channel *c, unsigned flags)
 {
 	uint64_t deadline = now_ns() + FLUSH_WAIT_NS;
 	int r;
 
 	for (unsigned cpu = 0; cpu < c->ncpu; cpu++)
-		rb_flush(c->chan, cpu, RB_FLUSH_EMPTY);
+		rb_flush(c->chan, cpu, flags);
 	for (;;) {
 		bool pending = false;
 
@@ -259,10 +261,10 @@ static void handle(int sock, struct proto_msg *m)
 		r = write_metadata(m, &detail);
 		break;
 	case CONS_FLUSH:
-		r = flush(c);
+		r = flush(c, RB_FLUSH_EMPTY);
 		break;
 	case CONS_DEL_CHANNEL:
-		r = flush(c);
+		r = flush(c, 0);
 		channel_free(c);
 		channels[index] = channels[--n_channels];
 		break;
@@ -359,7 +361,7 @@ int main(int argc, char **argv)
 	}
 	/* write out what the buffers hold before leaving */
 	while (n_channels) {
-		flush(channels[n_channels - 1]);
+		flush(channels[n_channels - 1], 0);
 		channel_free(channels[--n_channels]);
 	}
 	return 0;

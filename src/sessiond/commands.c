@@ -6,7 +6,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ust-session.h"
+#include "util/fs.h"
 #include "util/macros.h"
+
+/* The consumer daemon, spawned at the first start that needs one. */
+static struct consumer *consumer;
+
+/* The consumer, spawned if needed; NULL with *detail set on failure. */
+static struct consumer *get_consumer(const char **detail)
+{
+	if (!consumer && consumer_spawn(&consumer) < 0) {
+		*detail = "cannot start the consumer daemon (ltt-consumerd)";
+		return NULL;
+	}
+	return consumer;
+}
+
+/* A request to the consumer failed with r: drop a consumer that is gone. */
+static int consumer_failed(int r, const char **detail)
+{
+	if (r == -EPIPE || r == -ETIMEDOUT) {
+		consumer_free(consumer);
+		consumer = NULL;
+		*detail = "the consumer daemon stopped answering";
+	}
+	return r;
+}
 
 struct request {
 	struct registry *reg;
@@ -76,33 +102,9 @@ static int session_destroy(struct request *rq)
 
 	if (r < 0)
 		return r;
+	/* stop first: what was recorded reaches the trace files */
+	ust_session_free(s, consumer);
 	return registry_session_destroy(rq->reg, s->name, &rq->detail);
-}
-
-/* mkdir -p with mode 0750 for each component. */
-static int make_dirs(const char *path)
-{
-	char *p = strdup(path);
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *slash = p + 1;; slash++) {
-		if (*slash != '/' && *slash != '\0')
-			continue;
-		char c = *slash;
-
-		*slash = '\0';
-		if (mkdir(p, 0750) < 0 && errno != EEXIST) {
-			r = -errno;
-			break;
-		}
-		*slash = c;
-		if (c == '\0')
-			break;
-	}
-	free(p);
-	return r;
 }
 
 static int session_start(struct request *rq)
@@ -114,10 +116,15 @@ static int session_start(struct request *rq)
 		return r;
 	if (s->active)
 		return -LTT_ERR_ALREADY_STARTED;
-	if (s->output[0] && make_dirs(s->output) < 0) {
+	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
 		rq->detail = s->output;
 		return -LTT_ERR_NO_OUTPUT;
 	}
+	if (!get_consumer(&rq->detail))
+		return -ECHILD;
+	r = ust_session_start(s, consumer, &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
 	s->active = true;
 	return 0;
 }
@@ -131,6 +138,8 @@ static int session_stop(struct request *rq)
 		return r;
 	if (!s->active)
 		return -LTT_ERR_ALREADY_STOPPED;
+	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
 	s->active = false;
 	return 0;
 }
@@ -276,4 +285,12 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)
 		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
+}
+
+void commands_shutdown(struct registry *reg)
+{
+	for (size_t i = 0; i < reg->n_sessions; i++)
+		ust_session_free(reg->sessions[i], consumer);
+	consumer_free(consumer);
+	consumer = NULL;
 }

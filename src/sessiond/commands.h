@@ -13,4 +13,11 @@
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
 		     struct proto_builder *reply);
 
+/*
+ * Releases what the commands set up outside the registry (every session's
+ * buffers, the consumer daemon, which writes out what they hold). Call once,
+ * before registry_free(), when the daemon exits.
+ */
+void commands_shutdown(struct registry *reg);
+
 #endif /* LTT_SESSIOND_COMMANDS_H */

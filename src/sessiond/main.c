@@ -142,6 +142,7 @@ static int run(int listener, int sigfd)
 	}
 	while (d->n_clients)
 		drop_client(d, d->n_clients - 1);
+	commands_shutdown(&d->reg);
 	registry_free(&d->reg);
 	free(d);
 	return 0;

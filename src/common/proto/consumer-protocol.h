@@ -9,9 +9,11 @@
  *   ADD_CHANNEL      KEY DIR CHANNEL STREAM_ID UUID SWITCH_TIMER      shm, wakeup eventfd
  *                    READ_TIMER
  *   METADATA         DIR UUID TEXT (the whole metadata so far)
- *   FLUSH            KEY: close the open sub-buffers, write all; the
- *                    reply comes when what was committed is on disk
- *   DEL_CHANNEL      KEY: FLUSH, then close the stream files
+ *   FLUSH            KEY: close the open sub-buffers (an empty one too),
+ *                    write all; the reply comes when what was committed is
+ *                    on disk
+ *   DEL_CHANNEL      KEY: close the non-empty open sub-buffers, write all,
+ *                    then close the stream files
  *   STATS            KEY                                            reply: PACKETS BYTES
  */
 #ifndef LTT_CONSUMER_PROTOCOL_H

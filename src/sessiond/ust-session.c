@@ -1,0 +1,279 @@
+/* ust-session.c - a session's user-space buffers; see ust-session.h. */
+#include "ust-session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctf/ctf-rb-client.h"
+#include "ctf/ctf.h"
+#include "ltt-config.h"
+#include "util/fs.h"
+
+struct ust_channel {
+	uint64_t key;		/* the consumer's name for it */
+	struct rb_channel *rb;
+	int wakeup_fd;
+};
+
+struct ust_session {
+	struct ctf_trace *trace;
+	uint8_t uuid[16];
+	char dir[PATH_MAX];	/* OUTPUT/ust/uid/UID/64-bit */
+	struct ust_channel *channels;
+	size_t n_channels;
+};
+
+static uint64_t next_key = 1;
+
+/* uuid of this boot, as LTTng names the monotonic clock (/proc's boot_id). */
+static void boot_uuid(uint8_t uuid[16])
+{
+	char text[64] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	unsigned k = 0;
+
+	memset(uuid, 0, 16);
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
+	}
+	for (const char *p = text; *p && k < 32; p++) {
+		unsigned v;
+
+		if (*p >= '0' && *p <= '9')
+			v = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			v = (unsigned)(*p - 'a' + 10);
+		else
+			continue;
+		uuid[k / 2] = (uint8_t)(uuid[k / 2] | (k % 2 ? v : v << 4));
+		k++;
+	}
+}
+
+/* realtime - monotonic in ns, the best (narrowest) of a few samples. */
+static int64_t clock_offset(void)
+{
+	int64_t best = 0;
+	uint64_t best_width = UINT64_MAX;
+
+	for (int i = 0; i < 10; i++) {
+		struct timespec m1, rt, m2;
+		uint64_t a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		a = (uint64_t)m1.tv_sec * 1000000000u + (uint64_t)m1.tv_nsec;
+		b = (uint64_t)m2.tv_sec * 1000000000u + (uint64_t)m2.tv_nsec;
+		if (b - a < best_width) {
+			best_width = b - a;
+			best = (int64_t)((uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec) -
+			       (int64_t)(a + (b - a) / 2);
+		}
+	}
+	return best;
+}
+
+/* The trace class: LTTng's ust env, the monotonic clock, one stream class per channel. */
+static int make_trace(const struct reg_session *s, struct ust_session *u, const char **detail)
+{
+	char host[256] = "", stamp[32];
+	struct ctf_error err;
+	struct tm tm;
+	uint8_t clock_uuid[16];
+	int64_t offset = clock_offset();
+	uint32_t stream_id = 0;
+	int r;
+
+	if (getrandom(u->uuid, sizeof(u->uuid), 0) != sizeof(u->uuid))
+		return -errno;
+	u->uuid[6] = (uint8_t)((u->uuid[6] & 0x0f) | 0x40);	/* version 4 */
+	u->uuid[8] = (uint8_t)((u->uuid[8] & 0x3f) | 0x80);
+	gethostname(host, sizeof(host) - 1);
+	localtime_r(&s->created, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
+	boot_uuid(clock_uuid);
+	struct ctf_env_lttng env = {
+		.domain = "ust",
+		.tracer_name = "lttng-ust",
+		.tracer_major = 2,
+		.tracer_minor = 13,
+		.hostname = host,
+		.trace_name = s->name,
+		.trace_creation_datetime = stamp,
+		.buffering_scheme = "uid",
+		.buffering_id = (int64_t)geteuid(),
+		.architecture_bit_width = 64,
+		.ltt_version = LTT_VERSION,
+	};
+	struct ctf_clock_desc clock = {
+		.name = "monotonic",
+		.uuid = clock_uuid,
+		.description = "Monotonic Clock",
+		.freq = 1000000000,
+		.offset_s = offset / 1000000000,
+		.offset = (uint64_t)(offset % 1000000000),
+	};
+
+	*detail = "cannot describe the trace";
+	if ((r = ctf_trace_create(u->uuid, CTF_BO_LE, &u->trace)) < 0 ||
+	    (r = ctf_trace_env_lttng(u->trace, &env, &err)) < 0 ||
+	    (r = ctf_trace_add_clock(u->trace, &clock, &err)) < 0)
+		return r;
+	for (size_t i = 0; i < s->n_channels; i++) {
+		if (s->channels[i].domain != LTT_DOMAIN_USER)
+			continue;
+		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, "monotonic",
+					       NULL, &err, NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int send_metadata(struct ust_session *u, struct consumer *c, const char **detail)
+{
+	struct proto_builder b;
+	const char *text;
+	size_t len;
+	int r = ctf_trace_metadata(u->trace, &text, &len);
+
+	if (r < 0)
+		return r;
+	consumer_begin(c, &b, CONS_METADATA);
+	proto_put_str(&b, CONS_A_DIR, u->dir);
+	proto_put_bytes(&b, CONS_A_TEXT, text, len);
+	return consumer_request(c, &b, NULL, 0, detail);
+}
+
+static int add_channel(struct ust_session *u, struct consumer *c, const struct reg_channel *rc,
+		       uint32_t stream_id, const char **detail)
+{
+	struct ust_channel *uc = &u->channels[u->n_channels];
+	struct proto_builder b;
+	char name[REG_NAME_MAX + 32];
+	int fds[2], r;
+
+	snprintf(name, sizeof(name), "ltt-%s", rc->name);
+	struct rb_config cfg = {
+		.subbuf_size = rc->attr.subbuf_size,
+		.num_subbufs = rc->attr.num_subbuf,
+		.hdr_area_size = CTF_RB_HDR_AREA_SIZE,
+		.mode = rc->attr.overwrite ? RB_MODE_OVERWRITE : RB_MODE_DISCARD,
+		.name = name,
+		.client = &ctf_rb_client_large,
+	};
+	*uc = (struct ust_channel){ .key = next_key++, .wakeup_fd = -1 };
+	r = rb_channel_create(&cfg, &uc->rb);
+	if (r < 0) {
+		*detail = "cannot create the channel's shared memory";
+		return r;
+	}
+	uc->wakeup_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (uc->wakeup_fd < 0) {
+		r = -errno;
+		rb_channel_free(uc->rb);
+		return r;
+	}
+	rb_channel_set_wakeup_fd(uc->rb, uc->wakeup_fd);
+	u->n_channels++;	/* from here ust_session_free() releases it */
+	consumer_begin(c, &b, CONS_ADD_CHANNEL);
+	proto_put_u64(&b, CONS_A_KEY, uc->key);
+	proto_put_str(&b, CONS_A_DIR, u->dir);
+	proto_put_str(&b, CONS_A_CHANNEL, rc->name);
+	proto_put_u64(&b, CONS_A_STREAM_ID, stream_id);
+	proto_put_bytes(&b, CONS_A_UUID, u->uuid, 16);
+	proto_put_u64(&b, CONS_A_SWITCH_TIMER, rc->attr.switch_timer_us);
+	proto_put_u64(&b, CONS_A_READ_TIMER, rc->attr.read_timer_us);
+	fds[0] = rb_channel_fd(uc->rb);
+	fds[1] = uc->wakeup_fd;
+	return consumer_request(c, &b, fds, 2, detail);
+}
+
+int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	struct ust_session *u;
+	uint32_t stream_id = 0;
+	size_t n_user = 0;
+	int r;
+
+	if (s->ust || !s->output[0])
+		return 0;	/* already created; or no output (snapshot sessions: later) */
+	for (size_t i = 0; i < s->n_channels; i++)
+		n_user += s->channels[i].domain == LTT_DOMAIN_USER;
+	if (n_user == 0)
+		return 0;
+	u = calloc(1, sizeof(*u));
+	if (!u || !(u->channels = calloc(n_user, sizeof(*u->channels)))) {
+		free(u);
+		return -ENOMEM;
+	}
+	s->ust = u;
+	if (snprintf(u->dir, sizeof(u->dir), "%s/ust/uid/%u/64-bit", s->output,
+		     (unsigned)geteuid()) >= (int)sizeof(u->dir))
+		r = -ENAMETOOLONG;
+	else if ((r = mkdir_p(u->dir, 0750)) < 0)
+		*detail = "cannot create the trace directory";
+	if (r == 0)
+		r = make_trace(s, u, detail);
+	if (r == 0)
+		r = send_metadata(u, c, detail);
+	for (size_t i = 0; r == 0 && i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_USER)
+			r = add_channel(u, c, &s->channels[i], stream_id++, detail);
+	if (r < 0)
+		ust_session_free(s, c);
+	return r;
+}
+
+static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t key,
+			   const char **detail)
+{
+	struct proto_builder b;
+
+	consumer_begin(c, &b, type);
+	proto_put_u64(&b, CONS_A_KEY, key);
+	return consumer_request(c, &b, NULL, 0, detail);
+}
+
+int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	struct ust_session *u = s->ust;
+	int r = 0;
+
+	for (size_t i = 0; u && i < u->n_channels && r == 0; i++)
+		r = channel_request(c, CONS_FLUSH, u->channels[i].key, detail);
+	return r;
+}
+
+void ust_session_free(struct reg_session *s, struct consumer *c)
+{
+	struct ust_session *u = s->ust;
+	const char *detail;
+
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->n_channels; i++) {
+		if (c)
+			channel_request(c, CONS_DEL_CHANNEL, u->channels[i].key, &detail);
+		rb_channel_free(u->channels[i].rb);
+		if (u->channels[i].wakeup_fd >= 0)
+			close(u->channels[i].wakeup_fd);
+	}
+	free(u->channels);
+	ctf_trace_free(u->trace);
+	free(u);
+	s->ust = NULL;
+}
