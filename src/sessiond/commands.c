@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -13,8 +14,7 @@
 /* The consumer daemon, spawned at the first start that needs one. */
 static struct consumer *consumer;
 
-/* The consumer, spawned if needed; NULL with *detail set on failure. */
-static struct consumer *get_consumer(const char **detail)
+struct consumer *commands_consumer(const char **detail)
 {
 	if (!consumer && consumer_spawn(&consumer) < 0) {
 		*detail = "cannot start the consumer daemon (ltt-consumerd)";
@@ -120,7 +120,7 @@ static int session_start(struct request *rq)
 		rq->detail = s->output;
 		return -LTT_ERR_NO_OUTPUT;
 	}
-	if (!get_consumer(&rq->detail))
+	if (!commands_consumer(&rq->detail))
 		return -ECHILD;
 	r = ust_session_start(s, consumer, &rq->detail);
 	if (r < 0)
@@ -282,6 +282,11 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	}
 	if (r == -EBADMSG && !rq.detail)
 		rq.detail = "malformed request";
+	/* what applications record may have changed: tell them before answering */
+	if (r == 0 && (msg->hdr.type == CTL_SESSION_START || msg->hdr.type == CTL_SESSION_STOP ||
+		       msg->hdr.type == CTL_SESSION_DESTROY || msg->hdr.type == CTL_EVENT_ENABLE ||
+		       msg->hdr.type == CTL_EVENT_DISABLE))
+		apps_push(reg);
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)
 		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
@@ -289,6 +294,7 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 
 void commands_shutdown(struct registry *reg)
 {
+	apps_free();
 	for (size_t i = 0; i < reg->n_sessions; i++)
 		ust_session_free(reg->sessions[i], consumer);
 	consumer_free(consumer);

@@ -3,6 +3,7 @@
 #define LTT_SESSIOND_COMMANDS_H
 
 #include "proto/ctl-protocol.h"
+#include "consumer.h"
 #include "registry.h"
 
 /*
@@ -12,6 +13,9 @@
  */
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
 		     struct proto_builder *reply);
+
+/* The consumer daemon, spawned if needed; NULL with *detail on failure. */
+struct consumer *commands_consumer(const char **detail);
 
 /*
  * Releases what the commands set up outside the registry (every session's

@@ -19,10 +19,23 @@
 #include "ltt-config.h"
 #include "util/fs.h"
 
+/* An event class of a channel: same name and fields give the same id. */
+struct ust_event_class {
+	char *name;
+	uint8_t *sig;		/* the encoded field list, as the application sent it */
+	size_t sig_len;
+	uint32_t id;
+};
+
 struct ust_channel {
 	uint64_t key;		/* the consumer's name for it */
+	unsigned slot;		/* the applications' channel number */
+	size_t reg_index;	/* its struct reg_channel in the session */
+	uint32_t stream_id;
 	struct rb_channel *rb;
 	int wakeup_fd;
+	struct ust_event_class *events;
+	size_t n_events;
 };
 
 struct ust_session {
@@ -34,6 +47,16 @@ struct ust_session {
 };
 
 static uint64_t next_key = 1;
+static uint64_t slots_used;	/* bit s: slot s belongs to a channel */
+
+static int slot_alloc(unsigned *ret)
+{
+	if (slots_used == UINT64_MAX)
+		return -ENOSPC;
+	*ret = (unsigned)__builtin_ctzll(~slots_used);
+	slots_used |= UINT64_C(1) << *ret;
+	return 0;
+}
 
 /* uuid of this boot, as LTTng names the monotonic clock (/proc's boot_id). */
 static void boot_uuid(uint8_t uuid[16])
@@ -158,9 +181,10 @@ static int send_metadata(struct ust_session *u, struct consumer *c, const char *
 	return consumer_request(c, &b, NULL, 0, detail);
 }
 
-static int add_channel(struct ust_session *u, struct consumer *c, const struct reg_channel *rc,
-		       uint32_t stream_id, const char **detail)
+static int add_channel(struct ust_session *u, struct consumer *c, const struct reg_session *s,
+		       size_t reg_index, uint32_t stream_id, const char **detail)
 {
+	const struct reg_channel *rc = &s->channels[reg_index];
 	struct ust_channel *uc = &u->channels[u->n_channels];
 	struct proto_builder b;
 	char name[REG_NAME_MAX + 32];
@@ -175,15 +199,22 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 		.name = name,
 		.client = &ctf_rb_client_large,
 	};
-	*uc = (struct ust_channel){ .key = next_key++, .wakeup_fd = -1 };
+	*uc = (struct ust_channel){ .key = next_key++, .reg_index = reg_index,
+				    .stream_id = stream_id, .wakeup_fd = -1 };
+	if (slot_alloc(&uc->slot) < 0) {
+		*detail = "64 user channels are traced already";
+		return -ENOSPC;
+	}
 	r = rb_channel_create(&cfg, &uc->rb);
 	if (r < 0) {
+		slots_used &= ~(UINT64_C(1) << uc->slot);
 		*detail = "cannot create the channel's shared memory";
 		return r;
 	}
 	uc->wakeup_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (uc->wakeup_fd < 0) {
 		r = -errno;
+		slots_used &= ~(UINT64_C(1) << uc->slot);
 		rb_channel_free(uc->rb);
 		return r;
 	}
@@ -232,7 +263,7 @@ int ust_session_start(struct reg_session *s, struct consumer *c, const char **de
 		r = send_metadata(u, c, detail);
 	for (size_t i = 0; r == 0 && i < s->n_channels; i++)
 		if (s->channels[i].domain == LTT_DOMAIN_USER)
-			r = add_channel(u, c, &s->channels[i], stream_id++, detail);
+			r = add_channel(u, c, s, i, stream_id++, detail);
 	if (r < 0)
 		ust_session_free(s, c);
 	return r;
@@ -266,14 +297,117 @@ void ust_session_free(struct reg_session *s, struct consumer *c)
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->n_channels; i++) {
+		struct ust_channel *uc = &u->channels[i];
+
 		if (c)
-			channel_request(c, CONS_DEL_CHANNEL, u->channels[i].key, &detail);
-		rb_channel_free(u->channels[i].rb);
-		if (u->channels[i].wakeup_fd >= 0)
-			close(u->channels[i].wakeup_fd);
+			channel_request(c, CONS_DEL_CHANNEL, uc->key, &detail);
+		rb_channel_free(uc->rb);
+		if (uc->wakeup_fd >= 0)
+			close(uc->wakeup_fd);
+		slots_used &= ~(UINT64_C(1) << uc->slot);
+		for (size_t k = 0; k < uc->n_events; k++) {
+			free(uc->events[k].name);
+			free(uc->events[k].sig);
+		}
+		free(uc->events);
 	}
 	free(u->channels);
 	ctf_trace_free(u->trace);
 	free(u);
 	s->ust = NULL;
+}
+
+size_t ust_session_channel_count(const struct reg_session *s)
+{
+	return s->ust ? s->ust->n_channels : 0;
+}
+
+void ust_session_channel(const struct reg_session *s, size_t i, struct ust_channel_info *ret)
+{
+	const struct ust_channel *uc = &s->ust->channels[i];
+
+	*ret = (struct ust_channel_info){
+		.slot = uc->slot,
+		.key = uc->key,
+		.shm_fd = rb_channel_fd(uc->rb),
+		.wakeup_fd = uc->wakeup_fd,
+		.channel = &s->channels[uc->reg_index],
+	};
+}
+
+struct reg_session *ust_session_by_slot(const struct registry *reg, unsigned slot,
+					size_t *ret_index)
+{
+	for (size_t i = 0; i < reg->n_sessions; i++) {
+		struct reg_session *s = reg->sessions[i];
+
+		for (size_t k = 0; k < ust_session_channel_count(s); k++)
+			if (s->ust->channels[k].slot == slot) {
+				*ret_index = k;
+				return s;
+			}
+	}
+	return NULL;
+}
+
+int ust_session_event_id(struct reg_session *s, size_t index, const struct ust_event_desc *ev,
+			 struct consumer *c, uint32_t *ret_id, const char **detail)
+{
+	struct ust_session *u = s->ust;
+	struct ust_channel *uc = &u->channels[index];
+	struct ust_event_class *grown, *ec;
+	struct ctf_error err;
+	int r;
+
+	for (size_t k = 0; k < uc->n_events; k++) {
+		ec = &uc->events[k];
+		if (!strcmp(ec->name, ev->name) && ec->sig_len == ev->sig_len &&
+		    !memcmp(ec->sig, ev->sig, ev->sig_len)) {
+			*ret_id = ec->id;
+			return 0;
+		}
+	}
+	if (uc->n_events >= CTF_LARGE_ID_MAX) {
+		*detail = "too many event classes in the channel";
+		return -ENOSPC;
+	}
+	grown = realloc(uc->events, (uc->n_events + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	uc->events = grown;
+	ec = &grown[uc->n_events];
+	*ec = (struct ust_event_class){ .id = (uint32_t)uc->n_events };
+	ec->name = strdup(ev->name);
+	ec->sig = malloc(ev->sig_len ? ev->sig_len : 1);
+	if (!ec->name || !ec->sig) {
+		free(ec->name);
+		free(ec->sig);
+		return -ENOMEM;
+	}
+	memcpy(ec->sig, ev->sig, ev->sig_len);
+	ec->sig_len = ev->sig_len;
+	struct ctf_event_class_desc d = {
+		.name = ev->name,
+		.id = ec->id,
+		.stream_id = uc->stream_id,
+		.has_loglevel = true,
+		.loglevel = ev->loglevel,
+		.emf_uri = ev->emf_uri,
+	};
+	/* the payload type is consumed (freed on failure) */
+	r = ctf_trace_add_event_class(u->trace, &d, ev->payload, &err, NULL);
+	if (r == 0)
+		r = send_metadata(u, c, detail);
+	if (r < 0) {
+		static char text[300];	/* the daemon is single-threaded */
+
+		snprintf(text, sizeof(text), "event '%s': %s", ev->name, err.msg);
+		*detail = text;
+		free(ec->name);
+		free(ec->sig);
+		return r;
+	}
+	uc->n_events++;
+	*ret_id = ec->id;
+	return 0;
 }

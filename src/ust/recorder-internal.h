@@ -18,10 +18,13 @@
 #ifndef LTT_UST_RECORDER_INTERNAL_H
 #define LTT_UST_RECORDER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <ltt/tracepoint.h>
+
+#include "registry-internal.h"
 
 struct ust_recorder;
 
@@ -46,6 +49,36 @@ int ust_tracer_attach_recorder(unsigned channel, struct ust_recorder *rec);
 
 /* Detach whatever backs channel: later events of it are not recorded. */
 void ust_tracer_detach(unsigned channel);
+
+struct rb_channel;
+
+/*
+ * ust_tracer_attach_rb - make the ring-buffer channel rb (mapped from the
+ * session daemon's shared memory, never unmapped: see tracer.c inv. 6) the
+ * backend of tracer channel `channel`; key is the daemon's name for it
+ * (< 2^48). Returns 0, -EINVAL, -ENOMEM.
+ */
+int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key);
+
+/* The key of the ring-buffer channel attached to `channel`, or 0. */
+uint64_t ust_tracer_slot_key(unsigned channel);
+
+/* The event ids of one event, per tracer channel: key << 16 | id. */
+#define UST_EVENT_ID_MAX 0xfffeu
+#define UST_EVENT_ID_NONE UINT64_C(0xffff)	/* key 0: matches no channel */
+struct ust_event_ids {
+	uint64_t slot[UST_MAX_CHANNELS];	/* atomic */
+};
+
+/*
+ * ust_event_ids_set - the id the session daemon gave desc in the channel
+ * named key attached to `channel`. Context: the listener thread only (one
+ * writer). Returns 0, -EINVAL, -ENOMEM.
+ */
+int ust_event_ids_set(const struct ltt_event_desc *desc, unsigned channel, uint64_t key,
+		      uint32_t id);
+/* Whether desc has an id for the channel named key attached to `channel`. */
+bool ust_event_has_id(const struct ltt_event_desc *desc, unsigned channel, uint64_t key);
 
 /* One committed record, as returned by ust_recorder_next(). */
 struct ust_record {

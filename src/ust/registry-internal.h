@@ -132,4 +132,11 @@ bool ust_event_filter_pass(const struct ltt_event_desc *desc, unsigned channel,
  */
 void ust_registry_reset(void);
 
+/*
+ * ust_comm_wait_events - have the listener thread (comm.c) get the ids of
+ * newly registered events from the session daemon, and wait for it at most
+ * LTT_UST_REGISTER_TIMEOUT ms. Context: a provider's registration.
+ */
+void ust_comm_wait_events(void);
+
 #endif /* LTT_UST_REGISTRY_INTERNAL_H */

@@ -386,6 +386,9 @@ LTT_EXPORT int ltt_ust_provider_register(const struct ltt_provider_desc *desc)
 	(void)publish_all();
 out:
 	pthread_mutex_unlock(&registry_lock);
+	/* its events need ids in the channels that record them (comm.c) */
+	if (r == 0)
+		ust_comm_wait_events();
 	return r;
 }
 

@@ -21,10 +21,16 @@
  *  4. A reservation that does not fit is counted in discarded and never
  *     partially written: recorded + discarded = reservations attempted.
  *
- * Where the ring buffer plugs in: a channel slot will point at a ring
- * buffer channel instead of a recorder, and reserve/commit call its reserve
- * and commit directly (event header with the channel's event id and
- * timestamp, then the payload at an offset that is a multiple of align).
+ *  5. A tracer channel (slot) is a recorder or a ring-buffer channel of the
+ *     session daemon (ust_tracer_attach_rb). Its record is a CTF event: the
+ *     large event header with the event's id in that channel (struct
+ *     ust_event_ids, published by the listener thread before the record
+ *     can be needed: an event without an id for the slot's current key is
+ *     not recorded there), then the payload at a packet offset that is a
+ *     multiple of align.
+ *  6. Slots and the mappings they point to are never freed while the
+ *     process runs (a probe may still be inside one when it is detached):
+ *     detaching only unpublishes.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctf/ctf-rb-client.h"
 #include "recorder-internal.h"
 #include "registry-internal.h"
 #include "util/macros.h"
@@ -58,9 +65,80 @@ struct ust_recorder {
 
 #define REC_HDR_SIZE ((sizeof(struct rec_hdr) + 7) & ~(size_t)7)
 
-/* Channel c's backend, or NULL. Acquire/release: the recorder's fields
- * before its pointer. */
-static struct ust_recorder *_Atomic channels[UST_MAX_CHANNELS];
+enum slot_kind { SLOT_RECORDER = 1, SLOT_RING_BUFFER = 2 };
+
+struct ust_slot {
+	enum slot_kind kind;
+	struct ust_recorder *rec;
+	struct rb_channel *rb;
+	uint64_t key;		/* the daemon's name of the ring-buffer channel */
+};
+
+/* Channel c's backend, or NULL. Acquire/release: the slot's fields before
+ * its pointer. */
+static struct ust_slot *_Atomic channels[UST_MAX_CHANNELS];
+
+_Static_assert(sizeof(struct rb_ctx) <= 7 * sizeof(uint64_t), "rb_ctx fits in ctx->priv[0..6]");
+
+static int attach(unsigned channel, struct ust_slot *slot)
+{
+	struct ust_slot *s;
+
+	if (channel >= UST_MAX_CHANNELS)
+		return -EINVAL;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	*s = *slot;
+	/* Release: pairs with the acquire load in ltt_ust_event_reserve(). */
+	atomic_store_explicit(&channels[channel], s, memory_order_release);
+	return 0;
+}
+
+int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key)
+{
+	if (!rb)
+		return -EINVAL;
+	return attach(channel, &(struct ust_slot){ .kind = SLOT_RING_BUFFER, .rb = rb, .key = key });
+}
+
+uint64_t ust_tracer_slot_key(unsigned channel)
+{
+	struct ust_slot *s = channel < UST_MAX_CHANNELS ?
+		atomic_load_explicit(&channels[channel], memory_order_acquire) : NULL;
+
+	return s && s->kind == SLOT_RING_BUFFER ? s->key : 0;
+}
+
+int ust_event_ids_set(const struct ltt_event_desc *desc, unsigned channel, uint64_t key,
+		      uint32_t id)
+{
+	struct ust_event_ids *ids;
+
+	if (channel >= UST_MAX_CHANNELS || id > UST_EVENT_ID_MAX || key >> 48)
+		return -EINVAL;
+	/* Acquire: pairs with the release below, from an earlier call. */
+	ids = __atomic_load_n(&desc->state->tracer, __ATOMIC_ACQUIRE);
+	if (!ids) {
+		ids = malloc(sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		for (unsigned c = 0; c < UST_MAX_CHANNELS; c++)
+			ids->slot[c] = UST_EVENT_ID_NONE;
+		/* Release: the initialized table before its pointer. */
+		__atomic_store_n(&desc->state->tracer, ids, __ATOMIC_RELEASE);
+	}
+	/* One atomic word: a probe sees the old or the new (key, id), never a mix. */
+	__atomic_store_n(&ids->slot[channel], key << 16 | id, __ATOMIC_RELEASE);
+	return 0;
+}
+
+bool ust_event_has_id(const struct ltt_event_desc *desc, unsigned channel, uint64_t key)
+{
+	struct ust_event_ids *ids = __atomic_load_n(&desc->state->tracer, __ATOMIC_ACQUIRE);
+
+	return ids && __atomic_load_n(&ids->slot[channel], __ATOMIC_ACQUIRE) >> 16 == key;
+}
 
 int ust_recorder_create(size_t size, struct ust_recorder **ret_rec)
 {
@@ -100,11 +178,9 @@ void ust_recorder_clear(struct ust_recorder *rec)
 
 int ust_tracer_attach_recorder(unsigned channel, struct ust_recorder *rec)
 {
-	if (channel >= UST_MAX_CHANNELS || !rec)
+	if (!rec)
 		return -EINVAL;
-	/* Release: pairs with the acquire load in ltt_ust_event_reserve(). */
-	atomic_store_explicit(&channels[channel], rec, memory_order_release);
-	return 0;
+	return attach(channel, &(struct ust_slot){ .kind = SLOT_RECORDER, .rec = rec });
 }
 
 void ust_tracer_detach(unsigned channel)
@@ -140,8 +216,30 @@ static int recorder_reserve(struct ust_recorder *rec, struct ltt_ust_ctx *ctx,
 	h->align = (uint32_t)align;
 	h->desc = ctx->desc;
 	ctx->data = (char *)rec->buf + payload;
-	ctx->priv[0] = (uint64_t)(uintptr_t)rec;
 	ctx->priv[1] = start;
+	return 0;
+}
+
+/* Reserves a CTF event in a ring-buffer slot; 0, or -ENOENT/-ENOBUFS. */
+static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx *ctx,
+			   size_t len, size_t align)
+{
+	/* Acquire: pairs with the releases in ust_event_ids_set(). */
+	struct ust_event_ids *ids = __atomic_load_n(&ctx->desc->state->tracer, __ATOMIC_ACQUIRE);
+	uint64_t packed;
+	struct rb_ctx rc;
+
+	if (!ids)
+		return -ENOENT;
+	packed = __atomic_load_n(&ids->slot[c], __ATOMIC_ACQUIRE);
+	if (packed >> 16 != slot->key)
+		return -ENOENT;	/* no id yet in this channel (inv. 5) */
+	if (rb_reserve(&ctf_rb_client_large, slot->rb, rb_current_cpu(slot->rb), len, align,
+		       &rc) < 0)
+		return -ENOBUFS;	/* counted by the ring buffer */
+	ctf_rb_write_header(&rc, CTF_HEADER_LARGE, (uint32_t)(packed & UST_EVENT_ID_MAX));
+	ctx->data = rc.payload;
+	memcpy(ctx->priv, &rc, sizeof(rc));
 	return 0;
 }
 
@@ -160,18 +258,25 @@ LTT_EXPORT int ltt_ust_event_reserve(struct ltt_ust_ctx *ctx, size_t len, size_t
 	mask &= ~UINT64_C(0) << ctx->cursor;
 	while (mask) {
 		unsigned c = (unsigned)__builtin_ctzll(mask);
-		struct ust_recorder *rec;
+		struct ust_slot *slot;
+		int r;
 
 		mask &= mask - 1;
 		ctx->cursor = c + 1;
 		if (ctx->filter_values && !ust_event_filter_pass(desc, c, ctx->filter_values))
 			continue;
-		/* Acquire: pairs with the release in ust_tracer_attach_recorder(). */
-		rec = atomic_load_explicit(&channels[c], memory_order_acquire);
-		if (!rec)
+		/* Acquire: pairs with the release in attach(). */
+		slot = atomic_load_explicit(&channels[c], memory_order_acquire);
+		if (!slot)
 			continue;
-		if (recorder_reserve(rec, ctx, len, align) == 0)
+		if (likely(slot->kind == SLOT_RING_BUFFER))
+			r = rb_slot_reserve(slot, c, ctx, len, align);
+		else
+			r = recorder_reserve(slot->rec, ctx, len, align);
+		if (r == 0) {
+			ctx->priv[7] = (uint64_t)(uintptr_t)slot;
 			return 0;
+		}
 	}
 	ctx->cursor = UST_MAX_CHANNELS;
 	return -ENOENT;
@@ -179,7 +284,13 @@ LTT_EXPORT int ltt_ust_event_reserve(struct ltt_ust_ctx *ctx, size_t len, size_t
 
 LTT_EXPORT void ltt_ust_event_commit(struct ltt_ust_ctx *ctx)
 {
-	struct ust_recorder *rec = (struct ust_recorder *)(uintptr_t)ctx->priv[0];
+	struct ust_slot *slot = (struct ust_slot *)(uintptr_t)ctx->priv[7];
+
+	if (likely(slot->kind == SLOT_RING_BUFFER)) {
+		rb_commit(slot->rb, (const struct rb_ctx *)(const void *)ctx->priv);
+		return;
+	}
+	struct ust_recorder *rec = slot->rec;
 	struct rec_hdr *h = (struct rec_hdr *)(void *)(rec->buf + ctx->priv[1]);
 
 	atomic_fetch_add_explicit(&rec->recorded, 1, memory_order_relaxed);

@@ -1,0 +1,37 @@
+/*
+ * app.h - the traced applications registered with this daemon (libltt-ust),
+ * each with its command and notification connections
+ * (proto/app-protocol.h).
+ *
+ * The daemon's loop hands over a connection whose first message is
+ * APP_HELLO (apps_adopt), polls the applications' descriptors it lists
+ * (apps_pollfds) and passes them back when ready (apps_ready). After any
+ * change of what must be recorded, apps_push() sends every application its
+ * new state and waits, bounded, for each to apply it, serving meanwhile the
+ * event registrations that applying it causes. An application that breaks
+ * the protocol or stops answering is dropped (its tracing simply stops).
+ */
+#ifndef LTT_SESSIOND_APP_H
+#define LTT_SESSIOND_APP_H
+
+#include <poll.h>
+
+#include "proto/app-protocol.h"
+#include "registry.h"
+
+/* Takes over connection fd, whose first message hello was APP_HELLO. */
+void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello);
+
+/* Fills fds with the applications' descriptors (at most max); returns how many. */
+unsigned apps_pollfds(struct pollfd *fds, unsigned max);
+
+/* Serves descriptor fd, reported ready by poll. */
+void apps_ready(struct registry *reg, int fd);
+
+/* Sends every application its state and waits for each to apply it. */
+void apps_push(struct registry *reg);
+
+/* Closes every connection. */
+void apps_free(void);
+
+#endif /* LTT_SESSIOND_APP_H */
