@@ -506,9 +506,6 @@ int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigne
 			nb = old;
 		}
 		open_new = true;
-		r = rb_make_room(chan, buf, nb);
-		if (r < 0)
-			return rb_count_discard(buf, r);
 		/* First record of a packet: the reader's reference is the
 		 * packet's ts_begin, which is this very ts. */
 		prev = ts;
@@ -516,6 +513,9 @@ int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigne
 		end = align_up(start + cl->record_header_size(start, ts, prev), align) + len;
 		if (end - nb > S)
 			return rb_count_discard(buf, -E2BIG);
+		r = rb_make_room(chan, buf, nb);
+		if (r < 0)
+			return rb_count_discard(buf, r);
 try:
 		/* acq_rel: as in rb_reserve() (I4 chain; and the flush and
 		 * snapshot read write_pos after it). */
@@ -821,8 +821,9 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 	c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
 	w = atomic_load_explicit(&buf->write_pos, memory_order_acquire);
 	wb = w & ~(S - 1);
-	/* The open sub-buffer (if any) at wb reuses the slot of wb - N*S. */
-	lo = wb >= bufsize - S ? wb - (bufsize - S) : 0;
+	/* The oldest that can still be intact is wb - N*S (unless a writer
+	 * opened wb meanwhile: the check after the copy sees it). */
+	lo = wb >= bufsize ? wb - bufsize : 0;
 	if (lo < c)
 		lo = c;
 	for (uint64_t p = lo; p < wb; p += S) {
