@@ -62,6 +62,22 @@
 
 #include "util/macros.h"
 
+#if defined(__SANITIZE_THREAD__)
+#define RB_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RB_TSAN 1
+#endif
+#endif
+
+/* glibc >= 2.35 registers rseq for every thread and exports where its area
+ * is: reading cpu_id there is one TLS load (sched_getcpu() is a call). */
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(RB_TSAN) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#include <sys/rseq.h>
+#define RB_HAVE_RSEQ_CPU 1
+#endif
+
 #define RB_MAGIC 0x4c545242u /* "LTRB" little endian: 'B','R','T','L' */
 #define RB_VERSION 1u
 #define RB_MIN_SUBBUF_SIZE (4096ull)
@@ -341,12 +357,29 @@ static inline uint64_t rb_commit_full(const struct rb_channel *chan, uint64_t po
 	return ((cycle + 1) << chan->subbuf_order) & RB_COMMIT_BYTES_MASK;
 }
 
-/* A CPU number valid for the channel: the current CPU (rseq-backed in glibc
- * >= 2.35, no syscall), folded into nr_cpus. Any value is correct (the atomic
+/* A CPU number valid for the channel: the current CPU (from glibc's rseq
+ * area when registered, else sched_getcpu()), folded into nr_cpus. Any value is correct (the atomic
  * path tolerates migration); the current CPU avoids contention. */
 static inline unsigned rb_current_cpu(const struct rb_channel *chan)
 {
-	int cpu = sched_getcpu();
+	int cpu;
+
+#ifdef RB_HAVE_RSEQ_CPU
+	if (likely(__rseq_size > 0)) {
+		uintptr_t tp;
+		const struct rseq *rs;
+
+		/* x86_64 glibc: the thread pointer is %fs:0 (the TCB's self). */
+		__asm__("mov %%fs:0, %0" : "=r"(tp));
+		rs = (const struct rseq *)(tp + (uintptr_t)__rseq_offset);
+		/* Written by the kernel on return to this thread: a relaxed
+		 * read of our own thread's area; any stale value is a valid CPU. */
+		cpu = (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+		if (likely((unsigned)cpu < chan->g.nr_cpus))
+			return (unsigned)cpu;
+	}
+#endif
+	cpu = sched_getcpu();
 
 	if (unlikely(cpu < 0))
 		cpu = 0;
