@@ -181,13 +181,20 @@ int rb_channel_create(const struct rb_config *cfg, struct rb_channel **ret_chan)
 			goto err;
 		}
 	} else {
-		chan->fd = memfd_create(name, MFD_CLOEXEC);
+		chan->fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 		if (chan->fd < 0) {
 			r = -errno;
 			goto err;
 		}
 	}
 	if (ftruncate(chan->fd, (off_t)g.total_size) < 0) {
+		r = -errno;
+		goto err;
+	}
+	/* A memfd's size is sealed: no process it is handed to can shrink it
+	 * under the others' mappings (SIGBUS). A file cannot be sealed. */
+	if (!cfg->shm_dir &&
+	    fcntl(chan->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
 		r = -errno;
 		goto err;
 	}

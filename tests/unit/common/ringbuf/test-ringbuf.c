@@ -128,6 +128,9 @@ TEST(header_validation_of_handed_mapping)
 	close(fd);
 	ASSERT_OK(rb_channel_map(rb_channel_fd(chan), &tc_client_fake, &m));
 	ASSERT_EQ_INT(rb_channel_fd(m), -1);
+	/* A writer cannot shrink the memfd under the others' mappings. */
+	ASSERT_EQ_INT(ftruncate(rb_channel_fd(chan), 4096), -1);
+	ASSERT_EQ_INT(errno, EPERM);
 	rb_channel_free(m);
 	rb_channel_free(chan);
 	rb_channel_free(NULL);
