@@ -171,9 +171,10 @@ struct rb_cpu_ctl {
 struct rb_client {
 	/*
 	 * Returns the current time. Must be monotonic across CPUs and ordered
-	 * after the preceding load of the write position (the vDSO's
-	 * clock_gettime is; a raw TSC read needs rdtscp or lfence; see
-	 * doc/design/ring-buffer.md "Clock").
+	 * after the preceding load of the write position and before the CAS
+	 * that follows (the vDSO's clock_gettime is; a raw TSC read needs
+	 * rdtscp or lfence around it; see doc/design/ring-buffer.md,
+	 * "Timestamps").
 	 */
 	uint64_t (*clock_read)(void);
 	/*

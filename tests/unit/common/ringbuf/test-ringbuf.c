@@ -554,8 +554,13 @@ TEST(file_backed_channel_for_recovery)
 	ASSERT_NOT_NULL(mkdtemp(dir));
 	c.shm_dir = dir;
 	c.name = "chan0_0";
+	ASSERT_OK(rb_channel_create(&c, &again));	/* create + unlink */
+	ASSERT_OK(rb_channel_unlink(again));
+	rb_channel_free(again);
+	again = NULL;
 	ASSERT_OK(rb_channel_create(&c, &chan));
 	ASSERT_EQ_INT(rb_channel_create(&c, &again), -EEXIST);
+	ASSERT_NULL(again);
 	for (uint32_t i = 0; i < 10; i++)
 		ASSERT_OK(TC_EMIT(&tc_client_fake, chan, 0, 0, i, 8, i));
 	rb_channel_free(chan);	/* "crash": the file stays */
@@ -571,6 +576,8 @@ TEST(file_backed_channel_for_recovery)
 		test_fail(__FILE__, __LINE__, "%s", v.err);
 	ASSERT_EQ_U64(v.total, 10);
 	tc_verifier_free(&v);
+	ASSERT_OK(rb_channel_unlink(rec));	/* mapped from an fd: not its file */
+	ASSERT_EQ_INT(stat(path, &sb), 0);
 	rb_channel_free(rec);
 	ASSERT_EQ_INT(unlink(path), 0);
 	ASSERT_EQ_INT(rmdir(dir), 0);
