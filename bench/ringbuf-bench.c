@@ -2,12 +2,14 @@
  * ringbuf-bench - ns per reserve+commit on the ring buffer's writer path.
  *
  * For 16- and 64-byte payloads and 1 and 2 writer threads, in discard mode
- * with a consumer thread draining (read timer: 50 us sleeps when idle): each writer records `--events` records
- * (4-byte compact header, CLOCK_MONOTONIC timestamps, payload memcpy), timed
- * per thread; a repetition's value is the mean over its threads of
- * elapsed / records. Prints the median and min-max of `--reps` repetitions
- * as a table, or as JSON with --json. Not a test: numbers depend on the
- * machine and its load.
+ * with a consumer thread draining (read timer: 50 us sleeps when idle):
+ * each writer records `--events` records (4-byte compact header,
+ * CLOCK_MONOTONIC or rdtscp timestamps, payload memcpy), timed in its own
+ * thread CPU time (the machine is shared: wall time would count other
+ * processes' slices); a repetition's value is the mean over its threads of
+ * CPU time / records. Prints the median and min-max of `--reps`
+ * repetitions as a table, or as JSON with --json. Not a test: numbers
+ * depend on the machine and its load.
  *
  *   ringbuf-bench [--json] [--reps N] [--events N]
  */
@@ -59,9 +61,14 @@ struct warg {
 	unsigned idx;
 };
 
-static uint64_t now_ns(void)
+/* The writer's own CPU time: a shared, loaded machine preempts writers, and
+ * wall time would count the other processes' slices. */
+static uint64_t thread_cpu_ns(void)
 {
-	return rb_clock_monotonic();
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 __attribute__((always_inline)) static inline uint64_t
@@ -98,12 +105,12 @@ static void *writer(void *p)
 	atomic_fetch_add_explicit(&r->ready, 1, memory_order_relaxed);
 	while (!atomic_load_explicit(&r->go, memory_order_acquire))
 		;
-	t0 = now_ns();
+	t0 = thread_cpu_ns();
 	if (r->tsc)
 		refused = write_loop(&bench_client_tsc, r->chan, r->events, r->size, payload);
 	else
 		refused = write_loop(&bench_client, r->chan, r->events, r->size, payload);
-	t1 = now_ns();
+	t1 = thread_cpu_ns();
 	r->ns[a->idx] = (double)(t1 - t0) / (double)r->events;
 	r->refused[a->idx] = refused;
 	return NULL;
@@ -203,11 +210,11 @@ int main(int argc, char **argv)
 	}
 	/* The clock alone, for reference. */
 	for (unsigned r = 0; r < reps; r++) {
-		uint64_t t0 = now_ns(), sink = 0;
+		uint64_t t0 = thread_cpu_ns(), sink = 0;
 
 		for (uint64_t i = 0; i < events; i++)
 			sink += rb_clock_monotonic();
-		clk[r] = (double)(now_ns() - t0) / (double)events;
+		clk[r] = (double)(thread_cpu_ns() - t0) / (double)events;
 		__asm__ volatile("" : : "r"(sink));
 	}
 	qsort(clk, reps, sizeof(double), cmp_double);
