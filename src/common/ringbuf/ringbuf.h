@@ -408,7 +408,8 @@ void rb_deliver_slow(struct rb_channel *chan, struct rb_cpu_ctl *buf);
  * sub-buffer is never delivered; see rb_skip_subbuf()).
  * -ENOBUFS: discard mode with the consumer behind, or overwrite mode with the
  * oldest sub-buffer still being written; -E2BIG: the record cannot fit in a
- * sub-buffer; -EINVAL: bad cpu or align. Every error is counted in the
+ * sub-buffer; -EINVAL: align not a power of two <= 4096, or cpu >= nr_cpus.
+ * Every error but the bad cpu (which has no buffer) is counted in the
  * buffer's discarded counter, which ends up in a later packet's
  * events_discarded.
  */
