@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +40,15 @@ struct writer_arg {
 };
 
 static _Atomic unsigned writers_done;
+
+/* In a forked writer: die with the test case, even if it fails early
+ * (a child stopped by SIGSTOP included). */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(7);
+}
 
 static uint64_t rnd_next(uint64_t *s)
 {
@@ -202,6 +212,8 @@ TEST(processes_mapping_the_same_memfd)
 	ASSERT_TRUE(refused != MAP_FAILED);
 	tc_verifier_init(&v, P, NCPUS, M);
 	for (unsigned i = 0; i < P; i++) {
+		pid_t parent = getpid();
+
 		pids[i] = fork();
 		ASSERT_TRUE(pids[i] >= 0);
 		if (pids[i] == 0) {
@@ -209,6 +221,7 @@ TEST(processes_mapping_the_same_memfd)
 			struct writer_arg a = { .client = &tc_client_mono, .id = i, .count = M,
 						.seed = 0x2545f4914f6cdd1dull * (i + 7 + test_repetition) };
 
+			die_with_parent(parent);
 			if (rb_channel_map(rb_channel_fd(chan), &tc_client_mono, &w) < 0)
 				_exit(3);
 			a.chan = w;
@@ -297,12 +310,14 @@ TEST(killed_writer_between_reserve_and_commit)
 
 	ASSERT_TRUE(dead_pos != MAP_FAILED);
 	tc_verifier_init(&v, 1 + T, NCPUS, M);
+	pid_t parent = getpid();
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
 		struct rb_channel *w = NULL;
 		struct rb_ctx ctx;
 
+		die_with_parent(parent);
 		if (rb_channel_map(rb_channel_fd(chan), &tc_client_mono, &w) < 0)
 			_exit(3);
 		for (uint32_t i = 0; i < before; i++)
