@@ -160,6 +160,15 @@ struct rb_cpu_ctl {
 	struct rb_subbuf_ctl sb[];
 };
 
+/* The layout is shared by processes that may be built apart (the tracer in
+ * an application, the consumer, a recovery tool): pin it. Atomics in shared
+ * memory must be lock-free (address-free). */
+_Static_assert(sizeof(struct rb_shm_header) == 120, "rb_shm_header layout");
+_Static_assert(sizeof(struct rb_cpu_ctl) == 128, "rb_cpu_ctl layout");
+_Static_assert(sizeof(struct rb_subbuf_ctl) == 80, "rb_subbuf_ctl layout");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
+	       "shared-memory atomics must be lock-free");
+
 /* ---- process-local objects ---- */
 
 /*
