@@ -134,7 +134,8 @@ struct ltt_event_state {
 	uint32_t struct_size;		/* sizeof(struct ltt_event_state) */
 	uint32_t flags;			/* LTT_EVENT_STATE_*; atomic */
 	uint64_t channel_mask;		/* bit c: enabled in tracer channel c; atomic */
-	void *tracer;			/* libltt-ust's private data; atomic */
+	void *tracer;			/* libltt-ust's private data (filters); atomic */
+	void *ids;			/* libltt-ust's event ids per channel; atomic */
 };
 
 /*

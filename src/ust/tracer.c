@@ -118,7 +118,7 @@ int ust_event_ids_set(const struct ltt_event_desc *desc, unsigned channel, uint6
 	if (channel >= UST_MAX_CHANNELS || id > UST_EVENT_ID_MAX || key >> 48)
 		return -EINVAL;
 	/* Acquire: pairs with the release below, from an earlier call. */
-	ids = __atomic_load_n(&desc->state->tracer, __ATOMIC_ACQUIRE);
+	ids = __atomic_load_n(&desc->state->ids, __ATOMIC_ACQUIRE);
 	if (!ids) {
 		ids = malloc(sizeof(*ids));
 		if (!ids)
@@ -126,7 +126,7 @@ int ust_event_ids_set(const struct ltt_event_desc *desc, unsigned channel, uint6
 		for (unsigned c = 0; c < UST_MAX_CHANNELS; c++)
 			ids->slot[c] = UST_EVENT_ID_NONE;
 		/* Release: the initialized table before its pointer. */
-		__atomic_store_n(&desc->state->tracer, ids, __ATOMIC_RELEASE);
+		__atomic_store_n(&desc->state->ids, ids, __ATOMIC_RELEASE);
 	}
 	/* One atomic word: a probe sees the old or the new (key, id), never a mix. */
 	__atomic_store_n(&ids->slot[channel], key << 16 | id, __ATOMIC_RELEASE);
@@ -135,7 +135,7 @@ int ust_event_ids_set(const struct ltt_event_desc *desc, unsigned channel, uint6
 
 bool ust_event_has_id(const struct ltt_event_desc *desc, unsigned channel, uint64_t key)
 {
-	struct ust_event_ids *ids = __atomic_load_n(&desc->state->tracer, __ATOMIC_ACQUIRE);
+	struct ust_event_ids *ids = __atomic_load_n(&desc->state->ids, __ATOMIC_ACQUIRE);
 
 	return ids && __atomic_load_n(&ids->slot[channel], __ATOMIC_ACQUIRE) >> 16 == key;
 }
@@ -225,7 +225,7 @@ static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx
 			   size_t len, size_t align)
 {
 	/* Acquire: pairs with the releases in ust_event_ids_set(). */
-	struct ust_event_ids *ids = __atomic_load_n(&ctx->desc->state->tracer, __ATOMIC_ACQUIRE);
+	struct ust_event_ids *ids = __atomic_load_n(&ctx->desc->state->ids, __ATOMIC_ACQUIRE);
 	uint64_t packed;
 	struct rb_ctx rc;
 
@@ -237,7 +237,7 @@ static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx
 	if (rb_reserve(&ctf_rb_client_large, slot->rb, rb_current_cpu(slot->rb), len, align,
 		       &rc) < 0)
 		return -ENOBUFS;	/* counted by the ring buffer */
-	ctf_rb_write_header(&rc, CTF_HEADER_LARGE, (uint32_t)(packed & UST_EVENT_ID_MAX));
+	ctf_rb_write_header(&rc, CTF_HEADER_LARGE, (uint32_t)(packed & 0xffff));
 	ctx->data = rc.payload;
 	memcpy(ctx->priv, &rc, sizeof(rc));
 	return 0;

@@ -57,6 +57,8 @@ def test_output_options(ltt_env, tmp_path):
      "power of two from 4 KiB to 64 MiB"),
     (["enable-channel", "-u", "-s", "s1", "--num-subbuf", "1", "c"], "power of two from 2"),
     (["enable-channel", "-k", "-s", "s1", "c"], "kernel domain is not available"),
+    (["enable-channel", "-u", "-s", "s1", "--buffers-pid", "c"],
+     "per-PID buffers are not available yet"),
     (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "a > && b"],
      "Invalid filter expression (filter, column 5: expected an operand)"),
     (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "size + 1 > 2"],
@@ -90,7 +92,7 @@ def test_usage_errors_exit_2(ltt_env, args):
 def test_channels_rules_and_listing(ltt_env):
     ltt_env.ltt("create", "s1")
     ltt_env.ltt("enable-channel", "-u", "--overwrite", "--subbuf-size", "64k",
-                "--num-subbuf", "8", "--switch-timer", "100ms", "--buffers-pid", "chA,chB")
+                "--num-subbuf", "8", "--switch-timer", "100ms", "--buffers-uid", "chA,chB")
     ltt_env.ltt("enable-event", "-u", "-c", "chA", "app:*", "--exclude", "app:noisy,app:x*")
     ltt_env.ltt("enable-event", "-u", "--loglevel", "TRACE_WARNING", "req:start")
     ltt_env.ltt("enable-event", "-u", "--loglevel-only", "info", "req:end")
@@ -101,7 +103,7 @@ def test_channels_rules_and_listing(ltt_env):
     assert "Sub-buffer size:  65536 bytes" in cha
     assert "Sub-buffer count: 8" in cha
     assert "Switch timer:     100000 us" in cha
-    assert "Buffering:        per-process" in cha
+    assert "Buffering:        per-user" in cha
     assert "app:* (excluding app:noisy, app:x*) (type: tracepoint) [enabled]" in cha
     ch0 = out[out.index("- channel0:"):]
     assert "Sub-buffer size:  524288 bytes" in ch0    # the default channel's defaults
