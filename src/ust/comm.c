@@ -10,6 +10,10 @@
  * and acknowledges. When the daemon goes away, tracing stops and the thread
  * waits for the next one (it retries every RETRY_MS).
  *
+ * With LTT_UST_DISABLE=1 in the environment no thread starts: the process
+ * is never traced (the unit tests use it: they fork each case, and the
+ * tracer under test needs no daemon).
+ *
  * The constructor, and each provider registered later (a dlopen'ed probe
  * object, a program's own constructors), waits for the listener at most
  * LTT_UST_REGISTER_TIMEOUT ms (default DEFAULT_TIMEOUT_MS): without a
@@ -573,6 +577,10 @@ void ust_comm_wait_events(void)
 
 __attribute__((constructor)) static void comm_init(void)
 {
+	const char *off = getenv("LTT_UST_DISABLE");
+
+	if (off && !strcmp(off, "1"))
+		return;
 	start_listener();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	pthread_mutex_lock(&comm_lock);
