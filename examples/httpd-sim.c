@@ -1,15 +1,17 @@
 /*
  * httpd-sim - a simulated request handler, instrumented with tracepoints:
  *
- *   httpd-sim [--wait] [--fork] [REQUESTS [THREADS]]
+ *   httpd-sim [--wait] [--fork] [--dlopen PROBES.so] [REQUESTS [THREADS]]
  *
  * Each worker thread handles REQUESTS requests: request_start, some work,
  * request_end (and an error for every 10th). --wait: read a line from
  * standard input before starting (so that tracing can start meanwhile);
  * --fork: fork first, and the child handles as many requests (its thread
- * ids are numbered after the parent's). Run it under `ltt` to record it
- * (see the README's demo).
+ * ids are numbered after the parent's); --dlopen: load the probes from a
+ * shared object first (httpd-sim-dyn, whose call sites link to their probes
+ * at run time). Run it under `ltt` to record it (see the README's demo).
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -75,7 +77,12 @@ int main(int argc, char **argv)
 			wait_line = true;
 		else if (!strcmp(argv[a], "--fork"))
 			do_fork = true;
-		else
+		else if (!strcmp(argv[a], "--dlopen") && a + 1 < argc) {
+			if (!dlopen(argv[++a], RTLD_NOW)) {
+				fprintf(stderr, "httpd-sim: %s\n", dlerror());
+				return 1;
+			}
+		} else
 			break;
 	}
 	if (a < argc)
@@ -83,7 +90,8 @@ int main(int argc, char **argv)
 	if (a < argc)
 		threads = (unsigned)strtoul(argv[a++], NULL, 10);
 	if (threads < 1 || threads > 64 || a < argc) {
-		fprintf(stderr, "usage: httpd-sim [--wait] [--fork] [REQUESTS [THREADS (1..64)]]\n");
+		fprintf(stderr, "usage: httpd-sim [--wait] [--fork] [--dlopen PROBES.so] "
+			"[REQUESTS [THREADS (1..64)]]\n");
 		return 2;
 	}
 	if (wait_line) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app-fields.h"
+#include "proto/ctl-protocol.h"
 #include "commands.h"
 #include "ust-session.h"
 
@@ -159,18 +160,19 @@ static int serve_notify(struct registry *reg, struct app *app)
 	return r;
 }
 
-/* Pushes app's state and waits for its ACK, serving its registrations. */
-static int push_one(struct registry *reg, struct app *app)
+/*
+ * Sends the request built in b (seq: ++app->seq) on app's command
+ * connection and waits, at most PUSH_TIMEOUT_MS, for its reply of type
+ * `reply_type`, serving meanwhile the app's notification connection (the
+ * request may make it register events). Returns 0 with *reply to free, or
+ * a negative errno (the app must then be dropped).
+ */
+static int roundtrip(struct registry *reg, struct app *app, struct proto_builder *b,
+		     const int *fds, unsigned n_fds, uint16_t reply_type, struct proto_msg *reply)
 {
-	struct proto_builder b;
 	struct timespec start, now;
-	int fds[PROTO_MAX_FDS];
-	unsigned n_fds;
-	int r = build_state(reg, app, ++app->seq, &b, fds, &n_fds);
+	int r = proto_send(app->cmd_fd, b, fds, n_fds, PUSH_TIMEOUT_MS);
 
-	if (r == 0)
-		r = proto_send(app->cmd_fd, &b, fds, n_fds, PUSH_TIMEOUT_MS);
-	proto_builder_free(&b);
 	if (r < 0)
 		return r;
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -193,15 +195,84 @@ static int push_one(struct registry *reg, struct app *app)
 		if (app->notify_fd >= 0 && pfd[1].revents && (r = serve_notify(reg, app)) < 0)
 			return r;
 		if (pfd[0].revents) {
-			struct proto_msg m;
-			int64_t status;
-
-			if ((r = proto_recv(app->cmd_fd, &m, PUSH_TIMEOUT_MS)) < 0)
+			if ((r = proto_recv(app->cmd_fd, reply, PUSH_TIMEOUT_MS)) < 0)
 				return r;
-			r = m.hdr.type == APP_ACK && m.hdr.seq == app->seq &&
-				    proto_get_i64(&m.attrs, APP_A_STATUS, &status) == 0 ? 0 : -EBADMSG;
-			proto_msg_free(&m);
-			return r;
+			if (reply->hdr.type != reply_type || reply->hdr.seq != app->seq) {
+				proto_msg_free(reply);
+				return -EBADMSG;
+			}
+			return 0;
+		}
+	}
+}
+
+/* Pushes app's state and waits for its ACK. */
+static int push_one(struct registry *reg, struct app *app)
+{
+	struct proto_builder b;
+	struct proto_msg reply;
+	int fds[PROTO_MAX_FDS];
+	unsigned n_fds;
+	int64_t status;
+	int r = build_state(reg, app, ++app->seq, &b, fds, &n_fds);
+
+	if (r == 0)
+		r = roundtrip(reg, app, &b, fds, n_fds, APP_ACK, &reply);
+	proto_builder_free(&b);
+	if (r < 0)
+		return r;
+	r = proto_get_i64(&reply.attrs, APP_A_STATUS, &status) == 0 ? 0 : -EBADMSG;
+	proto_msg_free(&reply);
+	return r;
+}
+
+/* Asks app its events and appends them to out as one APP_DESC. */
+static int list_one(struct registry *reg, struct app *app, struct proto_builder *out)
+{
+	struct proto_builder b;
+	struct proto_msg reply;
+	struct proto_attr at;
+	size_t cur = 0;
+	int r;
+
+	proto_builder_init(&b, APP_LIST_EVENTS, ++app->seq);
+	r = roundtrip(reg, app, &b, NULL, 0, APP_EVENTS, &reply);
+	proto_builder_free(&b);
+	if (r < 0)
+		return r;
+	proto_nest_begin(out, CTL_A_APP_DESC);
+	proto_put_u64(out, CTL_A_PID, (uint64_t)app->pid);
+	proto_put_str(out, CTL_A_PROCNAME, app->procname);
+	while (proto_attrs_next(&reply.attrs, &cur, &at)) {
+		struct proto_attrs ev = { at.value, at.len };
+		const char *name;
+		int64_t level;
+
+		if (at.id != APP_A_EVENT || at.kind != PROTO_NEST ||
+		    proto_get_str(&ev, APP_A_NAME, &name) < 0 ||
+		    proto_get_i64(&ev, APP_A_LOGLEVEL, &level) < 0)
+			continue;
+		proto_nest_begin(out, CTL_A_TRACEPOINT_DESC);
+		proto_put_str(out, CTL_A_PATTERN, name);
+		proto_put_i64(out, CTL_A_LOGLEVEL, level);
+		proto_nest_end(out);
+	}
+	proto_nest_end(out);
+	proto_msg_free(&reply);
+	return 0;
+}
+
+void apps_list(struct registry *reg, struct proto_builder *out)
+{
+	for (unsigned i = n_apps; i-- > 0;) {
+		if (apps[i]->cmd_fd < 0 || apps[i]->notify_fd < 0)
+			continue;
+		int r = list_one(reg, apps[i], out);
+
+		if (r < 0) {
+			fprintf(stderr, "ltt-sessiond: application %d (%s) dropped: %s\n",
+				(int)apps[i]->pid, apps[i]->procname, strerror(-r));
+			app_drop(i);
 		}
 	}
 }

@@ -31,6 +31,9 @@ void apps_ready(struct registry *reg, int fd);
 /* Sends every application its state and waits for each to apply it. */
 void apps_push(struct registry *reg);
 
+/* Appends, for each application, a CTL_A_APP_DESC with its events (ltt list -u). */
+void apps_list(struct registry *reg, struct proto_builder *out);
+
 /* Closes every connection. */
 void apps_free(void);
 

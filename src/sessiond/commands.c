@@ -252,6 +252,20 @@ static int event_disable(struct request *rq)
 	return r < 0 ? r : 0;
 }
 
+static int list_tracepoints(struct request *rq)
+{
+	uint64_t d;
+
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
+		return -EBADMSG;
+	if (d == LTT_DOMAIN_KERNEL) {
+		rq->detail = "the kernel domain is not available in this version of ltt";
+		return -LTT_ERR_KERNEL_UNAVAILABLE;
+	}
+	apps_list(rq->reg, rq->reply);
+	return 0;
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -262,6 +276,7 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_CHANNEL_ENABLE] = channel_enable,
 	[CTL_EVENT_ENABLE] = event_enable,
 	[CTL_EVENT_DISABLE] = event_disable,
+	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,

@@ -443,6 +443,30 @@ static void mark_events_done(uint64_t gen)
 	pthread_mutex_unlock(&comm_lock);
 }
 
+static int list_event(void *arg, const struct ltt_event_desc *desc)
+{
+	struct proto_builder *b = arg;
+
+	proto_nest_begin(b, APP_A_EVENT);
+	proto_put_str(b, APP_A_NAME, desc->name);
+	proto_put_i64(b, APP_A_LOGLEVEL, ust_event_loglevel(desc));
+	proto_nest_end(b);
+	return 0;
+}
+
+/* Answers APP_LIST_EVENTS: every registered event (what `ltt list -u` shows). */
+static int list_events(int fd, uint32_t seq)
+{
+	struct proto_builder b;
+	int r;
+
+	proto_builder_init(&b, APP_EVENTS, seq);
+	ust_events_foreach(list_event, &b);
+	r = proto_send(fd, &b, NULL, 0, REPLY_TIMEOUT_MS);
+	proto_builder_free(&b);
+	return r;
+}
+
 /* One connection to a daemon, until it breaks. */
 static int serve_daemon(void)
 {
@@ -483,6 +507,13 @@ static int serve_daemon(void)
 			continue;
 		if ((r = proto_recv(cmd_fd, &m, REPLY_TIMEOUT_MS)) < 0)
 			break;
+		if (m.hdr.type == APP_LIST_EVENTS) {
+			r = list_events(cmd_fd, m.hdr.seq);
+			proto_msg_free(&m);
+			if (r < 0)
+				break;
+			continue;
+		}
 		if (m.hdr.type != APP_STATE) {
 			proto_msg_free(&m);
 			r = -EBADMSG;

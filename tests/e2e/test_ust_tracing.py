@@ -144,3 +144,64 @@ def test_killing_the_session_daemon_does_not_hurt_the_app(ltt_env, procs, tmp_pa
     run_app(ltt_env, procs, "5", "1")
     ltt_env.ltt("stop")
     assert counts(tmp_path / "s2")[0] == expected(5, 1)
+
+
+def test_provider_loaded_with_dlopen(ltt_env, procs, tmp_path):
+    probes = build_path("examples", "libhttpd-tp-probes.so")
+    out = tmp_path / "s1"
+    ltt_env.ltt("create", "s1", "--output", str(out))
+    ltt_env.ltt("enable-event", "-u", "httpd:*")
+    ltt_env.ltt("start")
+    # without the probes the call sites have nothing to call: nothing recorded
+    procs.run([build_path("examples", "httpd-sim-dyn"), "5", "1"],
+              env=dict(ltt_env.env, **APP_ENV))
+    procs.run([build_path("examples", "httpd-sim-dyn"), "--dlopen", probes, "10", "2"],
+              env=dict(ltt_env.env, **APP_ENV))
+    ltt_env.ltt("stop")
+    assert counts(out)[0] == expected(10, 2)
+
+
+def test_killing_the_consumer_does_not_hurt_the_app(ltt_env, procs, tmp_path):
+    ltt_env.ltt("create", "s1", "--output", str(tmp_path / "s1"))
+    ltt_env.ltt("enable-event", "-u", "httpd:*")
+    ltt_env.ltt("start")
+    sessiond = ltt_env.sessiond_pid()
+    children = [int(p) for p in os.listdir("/proc") if p.isdigit()
+                and _ppid(int(p)) == sessiond]
+    assert len(children) == 1, children      # the consumer
+    app = procs.popen([HTTPD, "--wait", "200", "2"], stdin=subprocess.PIPE,
+                      stdout=subprocess.PIPE, env=dict(ltt_env.env, **APP_ENV))
+    app.stdin.write(b"go\n")
+    app.stdin.flush()
+    os.kill(children[0], signal.SIGKILL)
+    out, _ = app.communicate(timeout=120)
+    assert app.returncode == 0 and b"handled 200 requests" in out
+    # the daemon notices at the next request and says so
+    p = ltt_env.ltt("stop", check=False)
+    assert p.returncode == 1 and "consumer daemon" in p.stderr
+
+
+def _ppid(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def test_list_shows_the_tracepoints_of_running_apps(ltt_env, procs):
+    ltt_env.ltt("create", "s1")
+    assert "None" in ltt_env.ltt("list", "-u").stdout
+    app = procs.popen([HTTPD, "--wait", "1", "1"], stdin=subprocess.PIPE,
+                      stdout=subprocess.PIPE, env=dict(ltt_env.env, **APP_ENV))
+    # its registration is done when its constructor returns: poll the listing
+    # (bounded) until the daemon knows it, as a user would
+    for _ in range(500):
+        out = ltt_env.ltt("list", "-u").stdout
+        if f"PID: {app.pid} - Name: httpd-sim" in out:
+            break
+    else:
+        raise AssertionError(out)
+    assert "httpd:request_start (loglevel: TRACE_INFO (6)) (type: tracepoint)" in out
+    assert "httpd:error (loglevel: TRACE_ERR (3)) (type: tracepoint)" in out
+    app.communicate(b"go\n", timeout=60)

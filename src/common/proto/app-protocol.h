@@ -20,6 +20,8 @@
  *   APP_EVENT_REGISTER  SLOT NAME LOGLEVEL [EMF_URI] FIELD*
  *     FIELD nest:       NAME KIND ... (see below)
  *   APP_EVENT_ID        STATUS [ID]
+ *   APP_LIST_EVENTS     (daemon -> app, command connection)  reply APP_EVENTS: EVENT*
+ *     EVENT nest:       NAME LOGLEVEL
  *
  * A slot is the application's channel number (0..63, the bit of the
  * tracepoint registry's channel masks); KEY names the daemon's channel, so
@@ -39,6 +41,8 @@ enum app_msg_type {
 	APP_ACK,
 	APP_EVENT_REGISTER,
 	APP_EVENT_ID,
+	APP_LIST_EVENTS,
+	APP_EVENTS,
 	APP_MSG_TYPE_END,
 };
 
@@ -83,6 +87,7 @@ enum app_attr_id {
 	APP_A_LABEL,		/* str */
 	APP_A_START,		/* u64 */
 	APP_A_END,		/* u64 */
+	APP_A_EVENT,		/* nest: NAME LOGLEVEL */
 };
 
 #endif /* LTT_APP_PROTOCOL_H */
