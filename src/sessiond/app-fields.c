@@ -2,6 +2,7 @@
 #include "app-fields.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <ltt/tracepoint-types.h>
@@ -43,6 +44,28 @@ static int integer(const struct proto_attrs *a, enum ctf_encoding enc, struct ct
 	return ctf_type_int_create(&p, ret) < 0 ? -EBADMSG : 0;
 }
 
+/* Whether value v (read as int64_t when is_signed) fits an integer container. */
+static bool fits(const struct ctf_type *container, uint64_t v, bool is_signed)
+{
+	unsigned n = container->i.size;
+	int64_t x = (int64_t)v;
+
+	if (container->i.is_signed) {
+		int64_t lo = n == 64 ? INT64_MIN : -(INT64_C(1) << (n - 1));
+		int64_t hi = n == 64 ? INT64_MAX : (INT64_C(1) << (n - 1)) - 1;
+
+		return is_signed ? x >= lo && x <= hi : v <= (uint64_t)hi;
+	}
+	if (is_signed && x < 0)
+		return false;
+	return n == 64 || v < (UINT64_C(1) << n);
+}
+
+/*
+ * An enumeration. A mapping that its container cannot hold (an enum shared
+ * by fields of several sizes: -3 for an unsigned char) names a value the
+ * field never has: it is left out, as CTF requires mappings to fit.
+ */
 static int enumeration(const struct proto_attrs *a, struct ctf_type **ret)
 {
 	struct ctf_type *container, *en;
@@ -56,7 +79,7 @@ static int enumeration(const struct proto_attrs *a, struct ctf_type **ret)
 		return -ENOMEM;
 	while (proto_attrs_next(a, &cur, &at)) {
 		struct proto_attrs e = { at.value, at.len };
-		uint64_t start, end;
+		uint64_t start, end, sgn = 0;
 		const char *label;
 
 		if (at.id != APP_A_ENUM_ENTRY)
@@ -64,7 +87,13 @@ static int enumeration(const struct proto_attrs *a, struct ctf_type **ret)
 		if (at.kind != PROTO_NEST || proto_get_str(&e, APP_A_LABEL, &label) < 0 ||
 		    proto_get_u64(&e, APP_A_START, &start) < 0 ||
 		    proto_get_u64(&e, APP_A_END, &end) < 0 ||
-		    ctf_type_enum_add(en, label, start, end) < 0) {
+		    proto_get_u64(&e, APP_A_SIGNED, &sgn) == -EBADMSG) {
+			ctf_type_free(en);
+			return -EBADMSG;
+		}
+		if (!fits(container, start, sgn) || !fits(container, end, sgn))
+			continue;
+		if (ctf_type_enum_add(en, label, start, end) < 0) {
 			ctf_type_free(en);
 			return -EBADMSG;
 		}

@@ -192,9 +192,10 @@ static int detach(const char *runtime)
 	if (null >= 0) {
 		dup2(null, 0);
 		dup2(null, 1);
-		dup2(null, 2);
 		close(null);
 	}
+	/* what the daemon and its consumer report goes to the log */
+	dup2(fileno(log_file), 2);
 	return 0;
 }
 

@@ -202,6 +202,7 @@ static void put_enum(struct proto_builder *b, const struct ltt_enum_desc *e)
 		proto_put_str(b, APP_A_LABEL, en->label);
 		proto_put_u64(b, APP_A_START, start);
 		proto_put_u64(b, APP_A_END, end);
+		proto_put_u64(b, APP_A_SIGNED, en->flags & LTT_ENUM_ENTRY_AUTO ? 0 : en->start.is_signed);
 		proto_nest_end(b);
 	}
 }

@@ -83,7 +83,7 @@ enum app_attr_id {
 	APP_A_MANT_DIG,		/* u64 */
 	APP_A_LENGTH,		/* u64: array element count */
 	APP_A_LENGTH_NAME,	/* str: a sequence's length field */
-	APP_A_ENUM_ENTRY,	/* nest: LABEL START END SIGNED (values as u64 bits) */
+	APP_A_ENUM_ENTRY,	/* nest: LABEL START END SIGNED (values' u64 bits; SIGNED: as int64) */
 	APP_A_LABEL,		/* str */
 	APP_A_START,		/* u64 */
 	APP_A_END,		/* u64 */

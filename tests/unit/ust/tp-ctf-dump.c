@@ -18,6 +18,7 @@
 #include "recorder-internal.h"
 #include "registry-internal.h"
 #include "tp-test.h"
+#include "tp-test-emit.h"
 #include "util/macros.h"
 #include "util/strbuf.h"
 
@@ -136,27 +137,6 @@ static void put(unsigned char *pkt, size_t *pos, const void *src, size_t len, si
 	*pos += len;
 }
 
-static void emit_events(void)
-{
-	static const uint32_t arr[3] = { 1, 2, 0xa0b0c0d0 };
-	static const uint16_t net[2] = { 0x0102, 0x0304 };
-	static const uint64_t vals[2] = { 0x1111111111111111, 0x2222222222222222 };
-	static const int iarr[2] = { 10, 20 };
-
-	tracepoint(ltt_test, ints, -2, 200, -2000, 50000, -2000000, 3000000000u, -1,
-		   UINT64_C(0x0102030405060708));
-	tracepoint(ltt_test, bases, 0x11223344, 0x1234, UINT64_C(0x0102030405060708));
-	tracepoint(ltt_test, floats, 1.5f, -2.25);
-	tracepoint(ltt_test, strings, "abc", NULL);
-	tracepoint(ltt_test, arrays, arr, "hi", net);
-	tracepoint(ltt_test, seqs, vals, 2, "abcdef", 3);
-	tracepoint(ltt_test, enums, -3, 4);
-	tracepoint(ltt_test, nowrite, 5, "str", iarr, 2);
-	tracepoint(ltt_test, inst_err, 1, "disk");
-	tracepoint(ltt_test, noargs);
-	tracepoint(ltt_test, counted, 1, 2);
-}
-
 static int write_file(const char *dir, const char *name, const void *buf, size_t len)
 {
 	char path[4096];
@@ -192,7 +172,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cannot set up the recorder\n");
 		return 1;
 	}
-	emit_events();
+	tp_test_emit_all();
 
 	strbuf_append(&sb,
 		"/* CTF 1.8 */\n"
