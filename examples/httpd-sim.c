@@ -1,11 +1,12 @@
 /*
  * httpd-sim - a simulated request handler, instrumented with tracepoints:
  *
- *   httpd-sim [--wait] [--fork] [--dlopen PROBES.so] [REQUESTS [THREADS]]
+ *   httpd-sim [--wait] [--phases N] [--fork] [--dlopen PROBES.so] [REQUESTS [THREADS]]
  *
  * Each worker thread handles REQUESTS requests: request_start, some work,
  * request_end (and an error for every 10th). --wait: read a line from
  * standard input before starting (so that tracing can start meanwhile);
+ * --phases N: handle the requests N times, reading a line before each;
  * --fork: fork first, and the child handles as many requests (its thread
  * ids are numbered after the parent's); --dlopen: load the probes from a
  * shared object first (httpd-sim-dyn, whose call sites link to their probes
@@ -29,7 +30,7 @@ static const char *const paths[] = { "/", "/index.html", "/api/users", "/api/ord
 struct worker {
 	pthread_t thread;
 	unsigned id;
-	unsigned long requests;
+	unsigned long first, requests;	/* request numbers first .. first + requests - 1 */
 };
 
 /* Some work whose duration depends on the request. */
@@ -50,7 +51,7 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 
-	for (unsigned long i = 0; i < w->requests; i++) {
+	for (unsigned long i = w->first; i < w->first + w->requests; i++) {
 		uint64_t id = (uint64_t)w->id << 32 | i;
 		int status = i % 10 == 9 ? 500 : 200;
 
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 {
 	bool wait_line = false, do_fork = false;
 	unsigned long requests = 20;
-	unsigned threads = 2, first_id = 0;
+	unsigned threads = 2, first_id = 0, phases = 1;
 	struct worker w[64];
 	pid_t child = -1;
 	int a = 1;
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "--wait"))
 			wait_line = true;
+		else if (!strcmp(argv[a], "--phases") && a + 1 < argc)
+			phases = (unsigned)strtoul(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "--fork"))
 			do_fork = true;
 		else if (!strcmp(argv[a], "--dlopen") && a + 1 < argc) {
@@ -90,15 +93,9 @@ int main(int argc, char **argv)
 	if (a < argc)
 		threads = (unsigned)strtoul(argv[a++], NULL, 10);
 	if (threads < 1 || threads > 64 || a < argc) {
-		fprintf(stderr, "usage: httpd-sim [--wait] [--fork] [--dlopen PROBES.so] "
+		fprintf(stderr, "usage: httpd-sim [--wait] [--phases N] [--fork] [--dlopen PROBES.so] "
 			"[REQUESTS [THREADS (1..64)]]\n");
 		return 2;
-	}
-	if (wait_line) {
-		char line[16];
-
-		if (!fgets(line, sizeof(line), stdin))
-			return 1;
 	}
 	if (do_fork) {
 		child = fork();
@@ -107,14 +104,21 @@ int main(int argc, char **argv)
 		if (child == 0)
 			first_id = threads;
 	}
-	for (unsigned i = 0; i < threads; i++) {
-		w[i] = (struct worker){ .id = first_id + i, .requests = requests };
-		pthread_create(&w[i].thread, NULL, work, &w[i]);
+	for (unsigned phase = 0; phase < phases; phase++) {
+		char line[16];
+
+		if ((wait_line || phase > 0) && !fgets(line, sizeof(line), stdin))
+			return 1;
+		for (unsigned i = 0; i < threads; i++) {
+			w[i] = (struct worker){ .id = first_id + i, .requests = requests,
+						.first = phase * requests };
+			pthread_create(&w[i].thread, NULL, work, &w[i]);
+		}
+		for (unsigned i = 0; i < threads; i++)
+			pthread_join(w[i].thread, NULL);
 	}
-	for (unsigned i = 0; i < threads; i++)
-		pthread_join(w[i].thread, NULL);
 	printf("httpd-sim%s: %u threads handled %lu requests each\n", child == 0 ? " (child)" : "",
-	       threads, requests);
+	       threads, requests * phases);
 	if (child > 0) {
 		int status;
 

@@ -126,24 +126,35 @@ def test_no_session_daemon_app_runs_normally(ltt_env, procs):
     assert "handled 5 requests" in p.stdout
 
 
+def wait_registered(ltt_env, pid):
+    """Polls `ltt list -u` (bounded) until the daemon knows application pid."""
+    for _ in range(2000):
+        out = ltt_env.ltt("list", "-u").stdout
+        if f"PID: {pid} - Name:" in out:
+            return
+    raise AssertionError(f"application {pid} never registered:\n{out}")
+
+
 def test_killing_the_session_daemon_does_not_hurt_the_app(ltt_env, procs, tmp_path):
     ltt_env.ltt("create", "s1", "--output", str(tmp_path / "s1"))
     ltt_env.ltt("enable-event", "-u", "httpd:*")
     ltt_env.ltt("start")
-    app = procs.popen([HTTPD, "--wait", "200", "2"], stdin=subprocess.PIPE,
+    app = procs.popen([HTTPD, "--wait", "--phases", "2", "100", "2"], stdin=subprocess.PIPE,
                       stdout=subprocess.PIPE, env=dict(ltt_env.env, **APP_ENV))
     app.stdin.write(b"go\n")
     app.stdin.flush()
-    ltt_env.kill_sessiond(signal.SIGKILL)
-    out, _ = app.communicate(timeout=120)
-    assert app.returncode == 0 and b"handled 200 requests" in out
-    # a new daemon is picked up by a running app
+    ltt_env.kill_sessiond(signal.SIGKILL)       # while the app traces
+    # a new daemon: the running app registers with it and is traced again
     ltt_env.ltt("create", "s2", "--output", str(tmp_path / "s2"))
     ltt_env.ltt("enable-event", "-u", "httpd:*")
     ltt_env.ltt("start")
-    run_app(ltt_env, procs, "5", "1")
+    wait_registered(ltt_env, app.pid)
+    out, _ = app.communicate(b"phase 2\n", timeout=120)
+    assert app.returncode == 0 and b"handled 200 requests" in out
     ltt_env.ltt("stop")
-    assert counts(tmp_path / "s2")[0] == expected(5, 1)
+    c, evs = counts(tmp_path / "s2")
+    assert c == expected(100, 2)
+    assert {e["fields"]["request_id"] & 0xffffffff for e in evs} == set(range(100, 200))
 
 
 def test_provider_loaded_with_dlopen(ltt_env, procs, tmp_path):
@@ -194,14 +205,9 @@ def test_list_shows_the_tracepoints_of_running_apps(ltt_env, procs):
     assert "None" in ltt_env.ltt("list", "-u").stdout
     app = procs.popen([HTTPD, "--wait", "1", "1"], stdin=subprocess.PIPE,
                       stdout=subprocess.PIPE, env=dict(ltt_env.env, **APP_ENV))
-    # its registration is done when its constructor returns: poll the listing
-    # (bounded) until the daemon knows it, as a user would
-    for _ in range(500):
-        out = ltt_env.ltt("list", "-u").stdout
-        if f"PID: {app.pid} - Name: httpd-sim" in out:
-            break
-    else:
-        raise AssertionError(out)
+    wait_registered(ltt_env, app.pid)
+    out = ltt_env.ltt("list", "-u").stdout
+    assert f"PID: {app.pid} - Name: httpd-sim" in out
     assert "httpd:request_start (loglevel: TRACE_INFO (6)) (type: tracepoint)" in out
     assert "httpd:error (loglevel: TRACE_ERR (3)) (type: tracepoint)" in out
     app.communicate(b"go\n", timeout=60)
