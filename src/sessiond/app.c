@@ -27,10 +27,15 @@ struct app {
 static struct app *apps[MAX_APPS];
 static unsigned n_apps;
 
-static void app_drop(unsigned i)
+/* Forgets application i; its per-PID buffers are written out and released. */
+static void app_drop(struct registry *reg, unsigned i)
 {
 	struct app *a = apps[i];
+	const char *detail;
+	struct consumer *c = commands_consumer(&detail);
 
+	for (size_t k = 0; k < reg->n_sessions; k++)
+		ust_session_remove_app(reg->sessions[k], c, a->pid);
 	if (a->cmd_fd >= 0)
 		close(a->cmd_fd);
 	if (a->notify_fd >= 0)
@@ -73,6 +78,8 @@ static int build_state(const struct registry *reg, const struct app *app, uint32
 			struct ust_channel_info ci;
 
 			ust_session_channel(s, k, &ci);
+			if (ci.pid && ci.pid != app->pid)
+				continue;	/* another application's per-PID buffers */
 			if (*n_fds + 2 > PROTO_MAX_FDS)
 				return -E2BIG;	/* PROTO_MAX_FDS / 2 channels at most */
 			proto_nest_begin(b, APP_A_CHANNEL);
@@ -272,7 +279,7 @@ void apps_list(struct registry *reg, struct proto_builder *out)
 		if (r < 0) {
 			fprintf(stderr, "ltt-sessiond: application %d (%s) dropped: %s\n",
 				(int)apps[i]->pid, apps[i]->procname, strerror(-r));
-			app_drop(i);
+			app_drop(reg, i);
 		}
 	}
 }
@@ -287,9 +294,51 @@ void apps_push(struct registry *reg)
 		if (r < 0) {
 			fprintf(stderr, "ltt-sessiond: application %d (%s) dropped: %s\n",
 				(int)apps[i]->pid, apps[i]->procname, strerror(-r));
-			app_drop(i);
+			app_drop(reg, i);
 		}
 	}
+}
+
+/* Creates app's per-PID buffers in the started sessions that have such channels. */
+static int attach_sessions(struct registry *reg, struct app *app)
+{
+	const char *detail = NULL;
+
+	for (size_t i = 0; i < reg->n_sessions; i++) {
+		struct reg_session *s = reg->sessions[i];
+		struct consumer *c;
+		int r;
+
+		if (!s->active || app->uid != geteuid())
+			continue;
+		if (!(c = commands_consumer(&detail)))
+			return -ECHILD;
+		r = ust_session_add_app(s, c, app->pid, app->procname, &detail);
+		if (r < 0) {
+			fprintf(stderr, "ltt-sessiond: session %s: no per-PID buffers for %d (%s): %s\n",
+				s->name, (int)app->pid, app->procname, detail ? detail : strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+int apps_attach_session(struct registry *reg, struct reg_session *s, const char **detail)
+{
+	struct consumer *c = commands_consumer(detail);
+
+	if (!c)
+		return -ECHILD;
+	for (unsigned i = 0; i < n_apps; i++) {
+		if (apps[i]->cmd_fd < 0 || apps[i]->notify_fd < 0 || apps[i]->uid != geteuid())
+			continue;
+		int r = ust_session_add_app(s, c, apps[i]->pid, apps[i]->procname, detail);
+
+		if (r < 0)
+			return r;
+	}
+	(void)reg;
+	return 0;
 }
 
 void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
@@ -318,7 +367,11 @@ void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
 		a->pid = peer_pid;
 		a->uid = uid;
 		a->cmd_fd = a->notify_fd = -1;
+		/* it names a directory (per-PID buffers): keep it a plain file name */
 		snprintf(a->procname, sizeof(a->procname), "%s", procname);
+		for (char *p = a->procname; *p; p++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *p))
+				*p = '_';
 		apps[n_apps++] = a;
 	} else {
 		a = apps[i];
@@ -330,12 +383,15 @@ void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
 	*slot = fd;
 	/* an application with both connections gets its state at once */
 	if (a->cmd_fd >= 0 && a->notify_fd >= 0) {
-		int r = push_one(reg, a);
+		int r = attach_sessions(reg, a);
+
+		if (r == 0)
+			r = push_one(reg, a);
 
 		if (r < 0) {
 			fprintf(stderr, "ltt-sessiond: application %d (%s) dropped: %s\n",
 				(int)a->pid, a->procname, strerror(-r));
-			app_drop((unsigned)find_by_pid(a->pid));
+			app_drop(reg, (unsigned)find_by_pid(a->pid));
 		}
 	}
 }
@@ -374,11 +430,11 @@ void apps_ready(struct registry *reg, int fd)
 		}
 	}
 	if (r < 0)
-		app_drop((unsigned)i);
+		app_drop(reg, (unsigned)i);
 }
 
-void apps_free(void)
+void apps_free(struct registry *reg)
 {
 	while (n_apps)
-		app_drop(n_apps - 1);
+		app_drop(reg, n_apps - 1);
 }

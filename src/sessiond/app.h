@@ -34,7 +34,13 @@ void apps_push(struct registry *reg);
 /* Appends, for each application, a CTL_A_APP_DESC with its events (ltt list -u). */
 void apps_list(struct registry *reg, struct proto_builder *out);
 
-/* Closes every connection. */
-void apps_free(void);
+/*
+ * Creates, for a session that starts, the per-PID buffers of every
+ * registered application (its channels with --buffers-pid). 0 or -errno.
+ */
+int apps_attach_session(struct registry *reg, struct reg_session *s, const char **detail);
+
+/* Closes every connection (writing out the per-PID buffers). */
+void apps_free(struct registry *reg);
 
 #endif /* LTT_SESSIOND_APP_H */

@@ -123,6 +123,8 @@ static int session_start(struct request *rq)
 	if (!commands_consumer(&rq->detail))
 		return -ECHILD;
 	r = ust_session_start(s, consumer, &rq->detail);
+	if (r == 0)
+		r = apps_attach_session(rq->reg, s, &rq->detail);
 	if (r < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = true;
@@ -309,7 +311,7 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 
 void commands_shutdown(struct registry *reg)
 {
-	apps_free();
+	apps_free(reg);
 	for (size_t i = 0; i < reg->n_sessions; i++)
 		ust_session_free(reg->sessions[i], consumer);
 	consumer_free(consumer);

@@ -49,7 +49,8 @@ struct reg_session {
 	bool active;
 	struct reg_channel *channels;
 	size_t n_channels;
-	struct ust_session *ust;	/* its user-space buffers once started (ust-session.h) */
+	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
+	size_t n_ust;
 };
 
 struct registry {

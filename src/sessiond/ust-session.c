@@ -38,10 +38,12 @@ struct ust_channel {
 	size_t n_events;
 };
 
+/* One set of buffers: the per-UID one of a session, or one application's (per-PID). */
 struct ust_session {
+	pid_t pid;		/* 0: per-UID */
 	struct ctf_trace *trace;
 	uint8_t uuid[16];
-	char dir[PATH_MAX];	/* OUTPUT/ust/uid/UID/64-bit */
+	char dir[PATH_MAX];	/* OUTPUT/ust/uid/UID/64-bit or OUTPUT/ust/pid/NAME-PID-DATE */
 	struct ust_channel *channels;
 	size_t n_channels;
 };
@@ -109,8 +111,20 @@ static int64_t clock_offset(void)
 	return best;
 }
 
-/* The trace class: LTTng's ust env, the monotonic clock, one stream class per channel. */
-static int make_trace(const struct reg_session *s, struct ust_session *u, const char **detail)
+/* Whether channel c of a session belongs in the buffer set u (its scheme). */
+static bool in_set(const struct reg_channel *c, const struct ust_session *u)
+{
+	return c->domain == LTT_DOMAIN_USER &&
+	       (c->attr.buffers == LTT_BUFFERS_PID) == (u->pid != 0);
+}
+
+/*
+ * The trace class: LTTng's ust env (per-PID: with the application's vpid,
+ * procname and registration time), the monotonic clock, one stream class
+ * per channel of the set.
+ */
+static int make_trace(const struct reg_session *s, struct ust_session *u, const char *procname,
+		      const char *app_stamp, const char **detail)
 {
 	char host[256] = "", stamp[32];
 	struct ctf_error err;
@@ -136,9 +150,12 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 		.hostname = host,
 		.trace_name = s->name,
 		.trace_creation_datetime = stamp,
-		.buffering_scheme = "uid",
-		.buffering_id = (int64_t)geteuid(),
+		.buffering_scheme = u->pid ? "pid" : "uid",
+		.buffering_id = u->pid ? (int64_t)u->pid : (int64_t)geteuid(),
 		.architecture_bit_width = 64,
+		.vpid = u->pid,
+		.procname = u->pid ? procname : NULL,
+		.vpid_datetime = u->pid ? app_stamp : NULL,
 		.ltt_version = LTT_VERSION,
 	};
 	struct ctf_clock_desc clock = {
@@ -156,7 +173,7 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	    (r = ctf_trace_add_clock(u->trace, &clock, &err)) < 0)
 		return r;
 	for (size_t i = 0; i < s->n_channels; i++) {
-		if (s->channels[i].domain != LTT_DOMAIN_USER)
+		if (!in_set(&s->channels[i], u))
 			continue;
 		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, "monotonic",
 					       NULL, &err, NULL);
@@ -233,40 +250,87 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 	return consumer_request(c, &b, fds, 2, detail);
 }
 
-int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
+static void set_free(struct ust_session *u, struct consumer *c);
+
+/*
+ * Creates the buffer set of scheme pid (0: per-UID) for session s: its
+ * directory, trace class and channels, handed to the consumer; appended to
+ * s->ust. No channel of that scheme: nothing. 0 or a negative errno.
+ */
+static int set_create(struct reg_session *s, struct consumer *c, pid_t pid, const char *procname,
+		      const char **detail)
 {
-	struct ust_session *u;
+	struct ust_session *u, **grown;
 	uint32_t stream_id = 0;
-	size_t n_user = 0;
+	char stamp[32];
+	size_t n = 0;
+	time_t now = time(NULL);
+	struct tm tm;
 	int r;
 
-	if (s->ust || !s->output[0])
-		return 0;	/* already created; or no output (snapshot sessions: later) */
-	for (size_t i = 0; i < s->n_channels; i++)
-		n_user += s->channels[i].domain == LTT_DOMAIN_USER;
-	if (n_user == 0)
-		return 0;
 	u = calloc(1, sizeof(*u));
-	if (!u || !(u->channels = calloc(n_user, sizeof(*u->channels)))) {
+	if (!u)
+		return -ENOMEM;
+	u->pid = pid;
+	for (size_t i = 0; i < s->n_channels; i++)
+		n += in_set(&s->channels[i], u);
+	if (n == 0) {
+		free(u);
+		return 0;
+	}
+	grown = realloc(s->ust, (s->n_ust + 1) * sizeof(*grown));
+	if (!grown || !(u->channels = calloc(n, sizeof(*u->channels)))) {
+		if (grown)
+			s->ust = grown;
 		free(u);
 		return -ENOMEM;
 	}
-	s->ust = u;
-	if (snprintf(u->dir, sizeof(u->dir), "%s/ust/uid/%u/64-bit", s->output,
-		     (unsigned)geteuid()) >= (int)sizeof(u->dir))
+	s->ust = grown;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if ((pid ? snprintf(u->dir, sizeof(u->dir), "%s/ust/pid/%s-%d-%s", s->output, procname,
+			    (int)pid, stamp)
+		 : snprintf(u->dir, sizeof(u->dir), "%s/ust/uid/%u/64-bit", s->output,
+			    (unsigned)geteuid())) >= (int)sizeof(u->dir))
 		r = -ENAMETOOLONG;
 	else if ((r = mkdir_p(u->dir, 0750)) < 0)
 		*detail = "cannot create the trace directory";
-	if (r == 0)
-		r = make_trace(s, u, detail);
+	if (r == 0) {
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
+		r = make_trace(s, u, procname, stamp, detail);
+	}
 	if (r == 0)
 		r = send_metadata(u, c, detail);
 	for (size_t i = 0; r == 0 && i < s->n_channels; i++)
-		if (s->channels[i].domain == LTT_DOMAIN_USER)
+		if (in_set(&s->channels[i], u))
 			r = add_channel(u, c, s, i, stream_id++, detail);
-	if (r < 0)
-		ust_session_free(s, c);
-	return r;
+	if (r < 0) {
+		set_free(u, c);
+		return r;
+	}
+	s->ust[s->n_ust++] = u;
+	return 0;
+}
+
+int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	if (!s->output[0])
+		return 0;	/* no output (snapshot sessions: later) */
+	for (size_t i = 0; i < s->n_ust; i++)
+		if (s->ust[i]->pid == 0)
+			return 0;	/* started before */
+	return set_create(s, c, 0, NULL, detail);
+}
+
+int ust_session_add_app(struct reg_session *s, struct consumer *c, pid_t pid,
+			const char *procname, const char **detail)
+{
+	if (!s->output[0])
+		return 0;
+	for (size_t i = 0; i < s->n_ust; i++)
+		if (s->ust[i]->pid == pid)
+			return 0;
+	return set_create(s, c, pid, procname, detail);
 }
 
 static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t key,
@@ -281,21 +345,19 @@ static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t
 
 int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
 {
-	struct ust_session *u = s->ust;
 	int r = 0;
 
-	for (size_t i = 0; u && i < u->n_channels && r == 0; i++)
-		r = channel_request(c, CONS_FLUSH, u->channels[i].key, detail);
+	for (size_t k = 0; k < s->n_ust && r == 0; k++)
+		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
+			r = channel_request(c, CONS_FLUSH, s->ust[k]->channels[i].key, detail);
 	return r;
 }
 
-void ust_session_free(struct reg_session *s, struct consumer *c)
+/* Releases a buffer set: the consumer writes what it holds and closes its files. */
+static void set_free(struct ust_session *u, struct consumer *c)
 {
-	struct ust_session *u = s->ust;
 	const char *detail;
 
-	if (!u)
-		return;
 	for (size_t i = 0; i < u->n_channels; i++) {
 		struct ust_channel *uc = &u->channels[i];
 
@@ -314,21 +376,59 @@ void ust_session_free(struct reg_session *s, struct consumer *c)
 	free(u->channels);
 	ctf_trace_free(u->trace);
 	free(u);
+}
+
+void ust_session_remove_app(struct reg_session *s, struct consumer *c, pid_t pid)
+{
+	for (size_t i = 0; i < s->n_ust; i++)
+		if (s->ust[i]->pid == pid && pid != 0) {
+			set_free(s->ust[i], c);
+			s->ust[i] = s->ust[--s->n_ust];
+			return;
+		}
+}
+
+void ust_session_free(struct reg_session *s, struct consumer *c)
+{
+	for (size_t i = 0; i < s->n_ust; i++)
+		set_free(s->ust[i], c);
+	free(s->ust);
 	s->ust = NULL;
+	s->n_ust = 0;
 }
 
 size_t ust_session_channel_count(const struct reg_session *s)
 {
-	return s->ust ? s->ust->n_channels : 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->n_ust; k++)
+		n += s->ust[k]->n_channels;
+	return n;
+}
+
+/* Channel i of all the sets, in order; its set in *ret_set. */
+static struct ust_channel *nth_channel(const struct reg_session *s, size_t i,
+				       struct ust_session **ret_set)
+{
+	for (size_t k = 0; k < s->n_ust; k++) {
+		if (i < s->ust[k]->n_channels) {
+			*ret_set = s->ust[k];
+			return &s->ust[k]->channels[i];
+		}
+		i -= s->ust[k]->n_channels;
+	}
+	return NULL;
 }
 
 void ust_session_channel(const struct reg_session *s, size_t i, struct ust_channel_info *ret)
 {
-	const struct ust_channel *uc = &s->ust->channels[i];
+	struct ust_session *u;
+	const struct ust_channel *uc = nth_channel(s, i, &u);
 
 	*ret = (struct ust_channel_info){
 		.slot = uc->slot,
 		.key = uc->key,
+		.pid = u->pid,
 		.shm_fd = rb_channel_fd(uc->rb),
 		.wakeup_fd = uc->wakeup_fd,
 		.channel = &s->channels[uc->reg_index],
@@ -340,9 +440,10 @@ struct reg_session *ust_session_by_slot(const struct registry *reg, unsigned slo
 {
 	for (size_t i = 0; i < reg->n_sessions; i++) {
 		struct reg_session *s = reg->sessions[i];
+		struct ust_session *u;
 
 		for (size_t k = 0; k < ust_session_channel_count(s); k++)
-			if (s->ust->channels[k].slot == slot) {
+			if (nth_channel(s, k, &u)->slot == slot) {
 				*ret_index = k;
 				return s;
 			}
@@ -353,8 +454,8 @@ struct reg_session *ust_session_by_slot(const struct registry *reg, unsigned slo
 int ust_session_event_id(struct reg_session *s, size_t index, const struct ust_event_desc *ev,
 			 struct consumer *c, uint32_t *ret_id, const char **detail)
 {
-	struct ust_session *u = s->ust;
-	struct ust_channel *uc = &u->channels[index];
+	struct ust_session *u;
+	struct ust_channel *uc = nth_channel(s, index, &u);
 	struct ust_event_class *grown, *ec;
 	struct ctf_error err;
 	int r;

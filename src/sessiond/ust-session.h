@@ -1,12 +1,13 @@
 /*
- * ust-session.h - the user-space buffers of a session: for each user channel,
- * a ring-buffer channel in shared memory (per-UID scheme: one set for the
- * daemon's own user), the CTF trace class that describes them, and their
- * registration with the consumer, which writes them to
- * OUTPUT/ust/uid/UID/64-bit/.
- *
- * Created at the session's first start, flushed at each stop, released at
- * destroy. The shared-memory fds are what applications will map.
+ * ust-session.h - the user-space buffers of a session, in sets: each set has,
+ * for each of its channels, a ring-buffer channel in shared memory, the CTF
+ * trace class that describes them, and their registration with the
+ * consumer. The per-UID set (the daemon's own user's) holds the per-UID
+ * channels, written to OUTPUT/ust/uid/UID/64-bit/, and is created at the
+ * session's first start; each application gets a set of the per-PID
+ * channels, written to OUTPUT/ust/pid/PROCNAME-PID-DATE/, when it registers
+ * with a started session (or the session starts), released (its data kept)
+ * when it exits. Every set is flushed at stop and released at destroy.
  */
 #ifndef LTT_SESSIOND_UST_SESSION_H
 #define LTT_SESSIOND_UST_SESSION_H
@@ -24,6 +25,12 @@ struct ust_session;
  */
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail);
 
+/* Creates the per-PID set of application pid for session s, if it has per-PID channels. */
+int ust_session_add_app(struct reg_session *s, struct consumer *c, pid_t pid,
+			const char *procname, const char **detail);
+/* Releases application pid's set (the consumer writes out what it holds). */
+void ust_session_remove_app(struct reg_session *s, struct consumer *c, pid_t pid);
+
 /* Closes the open sub-buffers; returns once the consumer wrote them. */
 int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail);
 
@@ -34,6 +41,7 @@ void ust_session_free(struct reg_session *s, struct consumer *c);
 struct ust_channel_info {
 	unsigned slot;			/* the application's channel number */
 	uint64_t key;
+	pid_t pid;			/* per-PID: the application it is for; 0: everyone's */
 	int shm_fd, wakeup_fd;		/* owned by the session */
 	const struct reg_channel *channel;	/* its rules */
 };

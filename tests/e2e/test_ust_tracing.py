@@ -211,3 +211,34 @@ def test_list_shows_the_tracepoints_of_running_apps(ltt_env, procs):
     assert "httpd:request_start (loglevel: TRACE_INFO (6)) (type: tracepoint)" in out
     assert "httpd:error (loglevel: TRACE_ERR (3)) (type: tracepoint)" in out
     app.communicate(b"go\n", timeout=60)
+
+
+def test_per_pid_buffers(ltt_env, procs, tmp_path):
+    out = tmp_path / "s1"
+    ltt_env.ltt("create", "s1", "--output", str(out))
+    ltt_env.ltt("enable-channel", "-u", "--buffers-pid", "chp")
+    ltt_env.ltt("enable-event", "-u", "-c", "chp", "httpd:request_*")
+    ltt_env.ltt("enable-event", "-u", "httpd:error")         # channel0: per-UID
+    ltt_env.ltt("start")
+    early = procs.popen([HTTPD, "--wait", "10", "1"], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, env=dict(ltt_env.env, **APP_ENV))
+    wait_registered(ltt_env, early.pid)
+    run_app(ltt_env, procs, "20", "2")
+    early.communicate(b"go\n", timeout=60)
+    ltt_env.ltt("stop")
+    pid_dirs = sorted(os.listdir(out / "ust" / "pid"))
+    assert len(pid_dirs) == 2 and all(d.startswith("httpd-sim-") for d in pid_dirs)
+    per_app = {}
+    for d in pid_dirs:
+        meta = (out / "ust" / "pid" / d / "metadata").read_text()
+        assert 'tracer_buffering_scheme = "pid";' in meta
+        pid = int(d.split("-")[2])
+        assert f"vpid = {pid};" in meta and f"tracer_buffering_id = {pid};" in meta
+        per_app[pid] = counts(out / "ust" / "pid" / d)[0]
+    assert per_app[early.pid] == {"httpd:request_start": 10, "httpd:request_end": 10}
+    assert sorted(per_app.values(), key=len) == [
+        {"httpd:request_start": 10, "httpd:request_end": 10},
+        {"httpd:request_start": 40, "httpd:request_end": 40}]
+    assert counts(out / "ust" / "uid")[0] == {"httpd:error": 5}   # 4 + 1, shared buffers
+    _, err = babeltrace_text(out)
+    assert err == ""
