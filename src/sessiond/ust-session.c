@@ -422,7 +422,7 @@ static struct ust_channel *nth_channel(const struct reg_session *s, size_t i,
 
 void ust_session_channel(const struct reg_session *s, size_t i, struct ust_channel_info *ret)
 {
-	struct ust_session *u;
+	struct ust_session *u = NULL;
 	const struct ust_channel *uc = nth_channel(s, i, &u);
 
 	*ret = (struct ust_channel_info){
@@ -440,7 +440,7 @@ struct reg_session *ust_session_by_slot(const struct registry *reg, unsigned slo
 {
 	for (size_t i = 0; i < reg->n_sessions; i++) {
 		struct reg_session *s = reg->sessions[i];
-		struct ust_session *u;
+		struct ust_session *u = NULL;
 
 		for (size_t k = 0; k < ust_session_channel_count(s); k++)
 			if (nth_channel(s, k, &u)->slot == slot) {
@@ -454,11 +454,14 @@ struct reg_session *ust_session_by_slot(const struct registry *reg, unsigned slo
 int ust_session_event_id(struct reg_session *s, size_t index, const struct ust_event_desc *ev,
 			 struct consumer *c, uint32_t *ret_id, const char **detail)
 {
-	struct ust_session *u;
+	struct ust_session *u = NULL;
 	struct ust_channel *uc = nth_channel(s, index, &u);
 	struct ust_event_class *grown, *ec;
 	struct ctf_error err;
 	int r;
+
+	if (!uc)
+		return -ENOENT;
 
 	for (size_t k = 0; k < uc->n_events; k++) {
 		ec = &uc->events[k];
