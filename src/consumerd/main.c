@@ -28,6 +28,7 @@
 #include "ltt-config.h"
 #include "proto/consumer-protocol.h"
 #include "stream.h"
+#include "util/fs.h"
 
 #define MAX_CHANNELS 256
 #define DEFAULT_READ_NS (200 * 1000000ull)
@@ -216,17 +217,7 @@ static int write_metadata(const struct proto_msg *m, const char **detail)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -errno;
-	for (size_t done = 0; done < len;) {
-		ssize_t w = write(fd, (const char *)text + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			r = -errno;
-			break;
-		}
-		done += (size_t)w;
-	}
+	r = write_all(fd, text, len);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	if (r == 0 && rename(tmp, path) < 0)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fs.h"
 #include "util/macros.h"
 
 #define PACKET_PAD 4096
@@ -22,28 +23,6 @@ struct cons_stream {
 	uint8_t uuid[16];
 	struct cons_stream_stats stats;
 };
-
-/* write(2) until done; 0 or -errno. */
-static int write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p = (const char *)p + w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int mkdir_if_needed(const char *path)
-{
-	return mkdir(path, 0750) < 0 && errno != EEXIST ? -errno : 0;
-}
 
 int cons_stream_create(const char *dir, const char *channel, unsigned cpu, uint32_t stream_id,
 		       const uint8_t uuid[16], struct cons_stream **ret)
@@ -65,7 +44,7 @@ int cons_stream_create(const char *dir, const char *channel, unsigned cpu, uint3
 	r = -ENAMETOOLONG;
 	if (snprintf(path, sizeof(path), "%s/index", dir) >= (int)sizeof(path))
 		goto err;
-	if ((r = mkdir_if_needed(dir)) < 0 || (r = mkdir_if_needed(path)) < 0)
+	if ((r = mkdir_p(path, 0750)) < 0)	/* DIR/index, and DIR */
 		goto err;
 	snprintf(path, sizeof(path), "%s/%s_%u", dir, channel, cpu);
 	s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fs.h"
+
 #define REPLY_TIMEOUT_MS 10000
 #define EXIT_TIMEOUT_MS 10000
 
@@ -22,39 +24,13 @@ struct consumer {
 	uint32_t seq;
 };
 
-static void consumer_path(char *buf, size_t size)
-{
-	const char *env = getenv("LTT_CONSUMERD_PATH");
-	char self[PATH_MAX - 64], *slash;
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(buf, size, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/'))) {
-			*slash = '\0';
-			snprintf(buf, size, "%s/ltt-consumerd", self);
-			if (access(buf, X_OK) == 0)
-				return;
-			snprintf(buf, size, "%s/../consumerd/ltt-consumerd", self);
-			if (access(buf, X_OK) == 0)
-				return;
-		}
-	}
-	snprintf(buf, size, "ltt-consumerd");
-}
-
 int consumer_spawn(struct consumer **ret)
 {
 	char path[PATH_MAX];
 	struct consumer *c;
 	int sv[2];
 
-	consumer_path(path, sizeof(path));
+	find_program("ltt-consumerd", "LTT_CONSUMERD_PATH", "consumerd", path, sizeof(path));
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return -errno;
 	c = calloc(1, sizeof(*c));

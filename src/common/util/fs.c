@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int mkdir_p(const char *path, mode_t mode)
 {
@@ -24,4 +27,49 @@ int mkdir_p(const char *path, mode_t mode)
 		if (!c)
 			return 0;
 	}
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+void find_program(const char *name, const char *env_var, const char *build_subdir, char *buf,
+		  size_t size)
+{
+	const char *env = getenv(env_var);
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/'))) {
+			*slash = '\0';
+			if (snprintf(buf, size, "%s/%s", self, name) < (int)size &&
+			    access(buf, X_OK) == 0)
+				return;
+			if (snprintf(buf, size, "%s/../%s/%s", self, build_subdir, name) < (int)size &&
+			    access(buf, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(buf, size, "%s", name);
 }
