@@ -356,12 +356,22 @@ static void apply_channels(struct proto_msg *m, uint64_t keys[APP_MAX_SLOTS])
 			ust_tracer_detach(c);
 }
 
+/* The rules of the last state applied (listener-only), to replace them. */
+static uint64_t *rule_ids;
+static size_t n_rule_ids;
+
+/*
+ * Replaces the rules by those of the state: the new ones are added before
+ * the old ones are removed, so that an event enabled by both is recorded
+ * throughout (no window where a re-pushed rule is missing).
+ */
 static void apply_rules(const struct proto_msg *m)
 {
+	uint64_t *old = rule_ids, *fresh = NULL;
+	size_t n_old = n_rule_ids, n_fresh = 0;
 	struct proto_attr at;
 	size_t cur = 0;
 
-	ust_rules_clear();
 	while (proto_attrs_next(&m->attrs, &cur, &at)) {
 		struct proto_attrs ra = { at.value, at.len };
 		const char *excl[64];
@@ -402,8 +412,19 @@ static void apply_rules(const struct proto_msg *m)
 			spec.filter = run_filter;
 			spec.filter_arg = prog;
 		}
-		ust_rule_add(&spec, &id);
+		uint64_t *grown = realloc(fresh, (n_fresh + 1) * sizeof(*fresh));
+
+		if (!grown)
+			continue;
+		fresh = grown;
+		if (ust_rule_add(&spec, &id) == 0)
+			fresh[n_fresh++] = id;
 	}
+	for (size_t i = 0; i < n_old; i++)
+		ust_rule_remove(old[i]);
+	free(old);
+	rule_ids = fresh;
+	n_rule_ids = n_fresh;
 }
 
 /* ---- the listener ---- */
@@ -545,6 +566,9 @@ static void *listener(void *arg)
 		serve_daemon();
 		/* no daemon, or it went away: record nothing until the next one */
 		ust_rules_clear();
+		free(rule_ids);
+		rule_ids = NULL;
+		n_rule_ids = 0;
 		for (unsigned c = 0; c < APP_MAX_SLOTS; c++)
 			if (ust_tracer_slot_key(c))
 				ust_tracer_detach(c);
