@@ -230,6 +230,10 @@ static int check_channel_attr(enum ltt_domain domain, const struct ltt_channel_a
 		*detail = "the blocking timeout is -1 (for ever), 0 (never) or a duration";
 		return -LTT_ERR_INVALID_ATTR;
 	}
+	if (a->blocking_timeout_us != 0) {
+		*detail = "blocking channels are not available yet: tracepoints never wait";
+		return -LTT_ERR_INVALID_ATTR;
+	}
 	if (domain == LTT_DOMAIN_USER && a->buffers == LTT_BUFFERS_GLOBAL) {
 		*detail = "user channels have per-UID or per-PID buffers";
 		return -LTT_ERR_INVALID_ATTR;
