@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	int loops = argc > 1 ? atoi(argv[1]) : 3;
 	static const int ia[] = { 1, -2, INT_MAX, INT_MIN };
 	static const uint8_t ba[] = { 0x00, 0x7f, 0xff };
-	static const char *const strs[] = { "", "hello", "quote\" back\\slash ?",
+	static const char *const strs[] = { "x", "hello", "quote\" back\\slash ?",
 		"tab\tnewline\nbell\aesc\x1b", "caf\xc3\xa9 \x01\x7f" };
 	static const float fs[] = { 0.0f, -1.5f, 3.14159f, FLT_MAX, FLT_MIN, 1e-10f, 123456789.0f };
 	static const double ds[] = { 0.0, -2.5, 2.718281828459045, DBL_MAX, DBL_MIN, 1e300, 1e-5, 100000.0, 1000000.0 };
