@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,10 @@ struct view {
 	char cached_tod[32];
 	size_t cached_len;
 	bool neg_warned;
+	/* the trace-dependent part of the header ("host:procname:(vpid) "), per trace */
+	const char *hdr_key;
+	struct out hdr;
+	bool hdr_start_line;
 };
 
 /* --- timestamps ------------------------------------------------------------------ */
@@ -241,7 +246,14 @@ static void put_integer(struct out *o, const struct ltt_value *v)
 static void put_double(struct out *o, double d)
 {
 	char tmp[64];
-	int n = snprintf(tmp, sizeof(tmp), "%g", d);
+	int n;
+
+	/* %g prints integers below 10^6 as integers: the common case, without printf */
+	if (d > -1e6 && d < 1e6 && d == (double)(int64_t)d && (d != 0 || !signbit(d))) {
+		out_i64(o, (int64_t)d);
+		return;
+	}
+	n = snprintf(tmp, sizeof(tmp), "%g", d);
 
 	out_mem(o, tmp, (size_t)n);
 }
@@ -326,65 +338,14 @@ static const char *const loglevel_names[] = {
 	"TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE", "TRACE_DEBUG",
 };
 
-static void put_event(struct view *w, const struct ltt_event *ev)
+/* The header fields that depend only on the trace (babeltrace2's -f). */
+static void put_trace_header(struct view *w, struct out *o, const struct ltt_event *ev,
+			     bool start_line)
 {
-	struct out *o = &w->o;
-	bool pn = w->names_header;
-	bool start_line = true, dom = false;
+	bool pn = w->names_header, dom = false;
 	const char *s;
 	int64_t iv;
-	static const enum ltt_scope scopes[] = { LTT_SCOPE_PACKET_CONTEXT,
-		LTT_SCOPE_COMMON_CONTEXT, LTT_SCOPE_SPECIFIC_CONTEXT, LTT_SCOPE_PAYLOAD };
-	static const char *const scope_names[] = { "stream.packet.context",
-		"stream.event.context", "event.context", "event.fields" };
 
-	if (ltt_event_has_time(ev)) {
-		if (pn)
-			out_str(o, "timestamp = ");
-		else
-			out_c(o, '[');
-		if (w->clock_cycles) {
-			uint64_t c = ltt_event_cycles(ev);
-
-			out_u64_pad(o, c, 20);
-		} else {
-			put_wall(w, o, ltt_event_ns(ev));
-		}
-		if (!pn)
-			out_mem(o, "] ", 2);
-		if (w->delta) {
-			if (pn)
-				out_str(o, ", delta = ");
-			else
-				out_c(o, '(');
-			if (w->clock_cycles) {
-				uint64_t c = ltt_event_cycles(ev);
-
-				if (!w->have_last_cycles)
-					out_str(o, "+??????????\?\?");
-				else {
-					out_c(o, '+');
-					out_u64_pad(o, c - w->last_cycles, 12);
-				}
-			} else if (w->have_last) {
-				uint64_t d = (uint64_t)(ltt_event_ns(ev) - w->last_ns);
-
-				out_c(o, '+');
-				out_u64(o, d / NSEC_PER_SEC);
-				out_c(o, '.');
-				out_u64_pad(o, d % NSEC_PER_SEC, 9);
-			} else {
-				out_str(o, "+?.?????????");
-			}
-			if (!pn)
-				out_mem(o, ") ", 2);
-		}
-		w->last_ns = ltt_event_ns(ev);
-		w->have_last = true;
-		w->last_cycles = ltt_event_cycles(ev);
-		w->have_last_cycles = true;
-		start_line = !pn;
-	}
 	if (w->f_trace) {
 		s = ltt_event_trace_name(ev);
 		if (!start_line)
@@ -458,6 +419,73 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 	}
 	if (dom && !pn)
 		out_c(o, ' ');
+}
+
+static void put_event(struct view *w, const struct ltt_event *ev)
+{
+	struct out *o = &w->o;
+	bool pn = w->names_header;
+	bool start_line = true;
+	static const enum ltt_scope scopes[] = { LTT_SCOPE_PACKET_CONTEXT,
+		LTT_SCOPE_COMMON_CONTEXT, LTT_SCOPE_SPECIFIC_CONTEXT, LTT_SCOPE_PAYLOAD };
+	static const char *const scope_names[] = { "stream.packet.context",
+		"stream.event.context", "event.context", "event.fields" };
+
+	if (ltt_event_has_time(ev)) {
+		if (pn)
+			out_str(o, "timestamp = ");
+		else
+			out_c(o, '[');
+		if (w->clock_cycles) {
+			uint64_t c = ltt_event_cycles(ev);
+
+			out_u64_pad(o, c, 20);
+		} else {
+			put_wall(w, o, ltt_event_ns(ev));
+		}
+		if (!pn)
+			out_mem(o, "] ", 2);
+		if (w->delta) {
+			if (pn)
+				out_str(o, ", delta = ");
+			else
+				out_c(o, '(');
+			if (w->clock_cycles) {
+				uint64_t c = ltt_event_cycles(ev);
+
+				if (!w->have_last_cycles)
+					out_str(o, "+??????????\?\?");
+				else {
+					out_c(o, '+');
+					out_u64_pad(o, c - w->last_cycles, 12);
+				}
+			} else if (w->have_last) {
+				uint64_t d = (uint64_t)(ltt_event_ns(ev) - w->last_ns);
+
+				out_c(o, '+');
+				out_u64(o, d / NSEC_PER_SEC);
+				out_c(o, '.');
+				out_u64_pad(o, d % NSEC_PER_SEC, 9);
+			} else {
+				out_str(o, "+?.?????????");
+			}
+			if (!pn)
+				out_mem(o, ") ", 2);
+		}
+		w->last_ns = ltt_event_ns(ev);
+		w->have_last = true;
+		w->last_cycles = ltt_event_cycles(ev);
+		w->have_last_cycles = true;
+		start_line = !pn;
+	}
+	if (w->hdr_key != ltt_event_trace_name(ev) || w->hdr_start_line != start_line) {
+		/* the same for every event of a trace: built once */
+		w->hdr_key = ltt_event_trace_name(ev);
+		w->hdr_start_line = start_line;
+		w->hdr.n = 0;
+		put_trace_header(w, &w->hdr, ev, start_line);
+	}
+	out_mem(o, w->hdr.buf, w->hdr.n);
 	if (!start_line)
 		out_mem(o, ", ", 2);
 	start_line = true;
@@ -1037,7 +1065,7 @@ int cmd_view(int argc, char **argv)
 		cli_error("view: %s", errmsg ? errmsg : strerror(-ret));
 		goto out;
 	}
-	if (out_init(&w.o, STDOUT_FILENO, 1 << 20) < 0)
+	if (out_init(&w.o, STDOUT_FILENO, 1 << 20) < 0 || out_init(&w.hdr, -1, 4096) < 0)
 		goto nomem;
 	while ((ret = ltt_reader_next(r, &ev)) > 0) {
 		if (first && ltt_event_has_time(ev)) {
@@ -1084,6 +1112,7 @@ int cmd_view(int argc, char **argv)
 	status = 0;
 out_free:
 	out_free(&w.o);
+	out_free(&w.hdr);
 	goto out;
 nomem:
 	cli_error("view: out of memory");

@@ -38,7 +38,9 @@ int out_flush(struct out *o)
 
 void out_grow_(struct out *o, size_t need)
 {
-	out_flush(o);
+	if (o->fd >= 0)
+		out_flush(o);
+	need += o->n;
 	if (o->cap < need) {
 		size_t cap = o->cap;
 		char *g;
@@ -61,15 +63,39 @@ void out_free(struct out *o)
 	o->buf = NULL;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes v's decimal digits ending at end; returns the first. */
+static inline char *u64_digits(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	if (v >= 10) {
+		unsigned d = (unsigned)v * 2;
+
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
 void out_u64(struct out *o, uint64_t v)
 {
 	char tmp[24];
-	char *p = tmp + sizeof(tmp);
+	char *p = u64_digits(tmp + sizeof(tmp), v);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
@@ -111,19 +137,12 @@ void out_oct(struct out *o, uint64_t v)
 void out_u64_pad(struct out *o, uint64_t v, unsigned width)
 {
 	char tmp[24];
-	char *p = tmp + sizeof(tmp);
-	unsigned n = 0;
+	char *end = tmp + sizeof(tmp);
+	char *p = u64_digits(end, v);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-		n++;
-	} while (v);
-	while (n < width && n < sizeof(tmp)) {
+	while ((unsigned)(end - p) < width && p > tmp)
 		*--p = '0';
-		n++;
-	}
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	out_mem(o, p, (size_t)(end - p));
 }
 
 void out_printf(struct out *o, const char *fmt, ...)

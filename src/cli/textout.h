@@ -10,7 +10,7 @@
 #include <string.h>
 
 struct out {
-	int fd;
+	int fd;		/* -1: a memory buffer that only grows */
 	char *buf;
 	size_t n, cap;
 	int error;		/* 0 or a negative errno */

@@ -23,28 +23,35 @@ void rd_vbuf_free(struct rd_vbuf *vb)
 	vb->n = vb->cap = 0;
 }
 
-static int vbuf_reserve(struct rd_decoder *d, struct rd_vbuf *vb, uint64_t n, size_t *first)
+static int vbuf_grow(struct rd_decoder *d, struct rd_vbuf *vb, uint64_t n)
 {
-	if (n > RD_MAX_VALUES || vb->n + n > RD_MAX_VALUES) {
+	size_t cap = vb->cap ? vb->cap : 64;
+	struct rd_val *g;
+
+	while (cap < vb->n + n)
+		cap *= 2;
+	g = realloc(vb->v, cap * sizeof(*g));
+	if (!g) {
+		d->errmsg = "out of memory";
+		return -1;
+	}
+	vb->v = g;
+	vb->cap = cap;
+	return 0;
+}
+
+/* Appends n slots; those from init on get a NULL type (not decoded yet). */
+static inline int vbuf_reserve(struct rd_decoder *d, struct rd_vbuf *vb, uint64_t n,
+			       size_t *first, uint64_t init)
+{
+	if (unlikely(n > RD_MAX_VALUES || vb->n + n > RD_MAX_VALUES)) {
 		d->errmsg = "too many fields in one event (corrupt length?)";
 		return -1;
 	}
-	if (vb->n + n > vb->cap) {
-		size_t cap = vb->cap ? vb->cap : 64;
-		struct rd_val *g;
-
-		while (cap < vb->n + n)
-			cap *= 2;
-		g = realloc(vb->v, cap * sizeof(*g));
-		if (!g) {
-			d->errmsg = "out of memory";
-			return -1;
-		}
-		vb->v = g;
-		vb->cap = cap;
-	}
+	if (unlikely(vb->n + n > vb->cap) && vbuf_grow(d, vb, n) < 0)
+		return -1;
 	*first = vb->n;
-	for (size_t i = 0; i < n; i++)
+	for (uint64_t i = init; i < n; i++)
 		vb->v[vb->n + i].type = NULL;
 	vb->n += n;
 	return 0;
@@ -60,11 +67,32 @@ static inline uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size
 	uint64_t mask = size == 64 ? UINT64_MAX : ((UINT64_C(1) << size) - 1);
 
 	if (!be) {
-		if (off == 0 && (size == 8 || size == 16 || size == 32 || size == 64)) {
-			uint64_t v = 0;
+		/* byte-aligned: direct loads (x86-64 and the other LE hosts) */
+		if (off == 0) {
+			switch (size) {
+			case 8:
+				return p[0];
+			case 16: {
+				uint16_t v;
 
-			memcpy(&v, p, size >> 3);	/* x86-64 and the other LE hosts */
-			return v;
+				memcpy(&v, p, 2);
+				return v;
+			}
+			case 32: {
+				uint32_t v;
+
+				memcpy(&v, p, 4);
+				return v;
+			}
+			case 64: {
+				uint64_t v;
+
+				memcpy(&v, p, 8);
+				return v;
+			}
+			default:
+				break;
+			}
 		}
 		for (unsigned i = 0; i < nbytes; i++)
 			x |= (unsigned __int128)p[i] << (8 * i);
@@ -89,11 +117,49 @@ static inline void clock_update(uint64_t *clock, uint64_t v, unsigned size)
 	}
 }
 
-static const struct rd_val *path_value(struct rd_decoder *d, const struct rd_path *p)
+/* Stores the scalar v (raw bits) of type t read at the current position. */
+static inline void store_scalar(struct rd_decoder *d, const struct rd_type *t, uint64_t v,
+				struct rd_val *out)
+{
+	out->type = t;
+	if (t->kind == RD_FLOAT) {
+		if (t->size == 32) {
+			uint32_t w = (uint32_t)v;
+			float f;
+
+			memcpy(&f, &w, sizeof(f));
+			out->d = f;
+		} else {
+			memcpy(&out->d, &v, sizeof(double));
+		}
+		return;
+	}
+	if (unlikely(t->clock >= 0) && d->clock)
+		clock_update(d->clock, v, t->size);
+	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
+		v |= ~((UINT64_C(1) << t->size) - 1);
+	if (unlikely(t->is_event_id)) {
+		d->event_id = v;
+		d->has_event_id = true;
+	}
+	out->u = v;
+}
+
+static inline const struct rd_val *path_value(struct rd_decoder *d, const struct rd_path *p)
 {
 	const struct rd_vbuf *vb;
 	size_t at;
 
+	/* the common case: a sibling member (LTTng's lengths and tags) */
+	if (likely(p->scope < 0 && p->up == 0 && p->depth == 1 && d->nstack)) {
+		const struct rd_val *s = &d->cur->v[d->stack[d->nstack - 1]];
+		const struct rd_val *m;
+
+		if (unlikely(p->idx[0] >= s->kids.count))
+			return NULL;
+		m = s + s->kids.first + p->idx[0];
+		return m->type == p->target ? m : NULL;
+	}
 	if (p->scope < 0) {
 		if ((size_t)p->up >= d->nstack)
 			return NULL;
@@ -212,14 +278,26 @@ static int decode(struct rd_decoder *d, const struct rd_type *t, struct rd_vbuf 
 			d->errmsg = "types nested too deeply";
 			return -1;
 		}
-		if (vbuf_reserve(d, vb, t->nmembers, &first) < 0)
+		if (vbuf_reserve(d, vb, t->nmembers, &first, t->nstatic) < 0)
 			return -1;
 		vb->v[idx].type = t;
 		vb->v[idx].kids.first = (uint32_t)(first - idx);
 		vb->v[idx].kids.count = (uint32_t)t->nmembers;
 		d->pos = pos;
 		d->stack[d->nstack++] = (uint32_t)idx;
-		for (size_t i = 0; i < t->nmembers; i++)
+		size_t i = 0;
+		if (t->nstatic && d->end - pos >= t->static_bits) {
+			struct rd_val *out = &vb->v[first];
+
+			for (; i < t->nstatic; i++) {
+				const struct rd_type *mt = t->members[i].type;
+
+				store_scalar(d, mt, read_bits(d->buf, pos + t->static_off[i], mt->size,
+							      mt->bo == RD_BO_BE), &out[i]);
+			}
+			d->pos = pos + t->static_bits;
+		}
+		for (; i < t->nmembers; i++)
 			if (decode(d, t->members[i].type, vb, first + i) < 0)
 				return -1;
 		d->nstack--;
@@ -269,7 +347,33 @@ static int decode(struct rd_decoder *d, const struct rd_type *t, struct rd_vbuf 
 			d->errmsg = "types nested too deeply";
 			return -1;
 		}
-		if (vbuf_reserve(d, vb, n, &first) < 0)
+		if (t->elem->kind == RD_INT || t->elem->kind == RD_ENUM || t->elem->kind == RD_FLOAT) {
+			/* scalars: no recursion, one bounds check per element */
+			const struct rd_type *et = t->elem;
+			bool be = et->bo == RD_BO_BE;
+			struct rd_val *out;
+
+			if (vbuf_reserve(d, vb, n, &first, n) < 0)
+				return -1;
+			vb->v[idx].type = t;
+			vb->v[idx].kids.first = (uint32_t)(first - idx);
+			vb->v[idx].kids.count = (uint32_t)n;
+			out = &vb->v[first];
+			for (uint64_t i = 0; i < n; i++) {
+				if (et->align > 1)
+					pos = align_up(pos, et->align);
+				if (unlikely(pos > d->end || d->end - pos < et->size)) {
+					d->errmsg = "array goes past the end of the packet content";
+					return -1;
+				}
+				store_scalar(d, et, read_bits(d->buf, pos, et->size, be), &out[i]);
+				pos += et->size;
+			}
+			d->pos = pos;
+			d->depth--;
+			return 0;
+		}
+		if (vbuf_reserve(d, vb, n, &first, 0) < 0)
 			return -1;
 		vb->v[idx].type = t;
 		vb->v[idx].kids.first = (uint32_t)(first - idx);
@@ -290,7 +394,7 @@ static int decode(struct rd_decoder *d, const struct rd_type *t, struct rd_vbuf 
 			d->errmsg = "variant tag field not decoded";
 			return -1;
 		}
-		m = find_mapping(t->tag.target, tv->u);
+		m = find_mapping(t->tag.target, tv->u);	/* few mappings: LTTng's headers have 2 */
 		opt = m < 0 ? -1 : t->opt_of_mapping[m];
 		if (unlikely(opt < 0)) {
 			d->errmsg = "variant tag value selects no option";
@@ -300,7 +404,7 @@ static int decode(struct rd_decoder *d, const struct rd_type *t, struct rd_vbuf 
 			d->errmsg = "types nested too deeply";
 			return -1;
 		}
-		if (vbuf_reserve(d, vb, 1, &first) < 0)
+		if (vbuf_reserve(d, vb, 1, &first, 0) < 0)
 			return -1;
 		vb->v[idx].type = t;
 		vb->v[idx].kids.first = (uint32_t)(first - idx);
@@ -325,7 +429,7 @@ int64_t rd_decode_scope(struct rd_decoder *d, const struct rd_type *t,
 	d->depth = 0;
 	d->cur = vb;
 	d->scope_buf[sc] = vb;
-	if (vbuf_reserve(d, vb, 1, &root) < 0)
+	if (vbuf_reserve(d, vb, 1, &root, 0) < 0)
 		return -1;
 	d->scope_root[sc] = (int64_t)root;
 	if (decode(d, t, vb, root) < 0) {

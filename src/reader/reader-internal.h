@@ -81,6 +81,11 @@ struct rd_type {
 	struct rd_member *members;
 	size_t nshown;
 	uint32_t *shown;	/* indices of shown members */
+	/* structs: the leading scalar members have offsets fixed relative to the
+	 * (aligned) struct start: decoded without per-member checks */
+	size_t nstatic;
+	uint32_t *static_off;	/* bits from the struct start */
+	uint64_t static_bits;	/* end of the last static member */
 	/* variant */
 	struct rd_path tag;
 	int32_t *opt_of_mapping;	/* tag mapping index -> option index (-1) */

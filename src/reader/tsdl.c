@@ -359,6 +359,7 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 		t->members = NULL;
 		t->mappings = NULL;
 		t->shown = NULL;
+		t->static_off = NULL;
 		t->opt_of_mapping = NULL;
 		t->tag.text = NULL;
 		t->len.text = NULL;
@@ -2115,6 +2116,32 @@ static bool finalize_stream(struct parser *ps, struct rd_stream_class *sc)
 	return true;
 }
 
+/* The static prefix of a struct (see rd_type.nstatic). */
+static void plan_struct(struct parser *ps, struct rd_type *t)
+{
+	uint64_t off = 0;
+	size_t n = 0;
+
+	if (t->kind != RD_STRUCT || !t->nmembers)
+		return;
+	t->static_off = malloc(t->nmembers * sizeof(*t->static_off));
+	if (!t->static_off) {
+		nomem(ps);
+		return;
+	}
+	for (; n < t->nmembers; n++) {
+		const struct rd_type *m = t->members[n].type;
+
+		if (m->kind != RD_INT && m->kind != RD_ENUM && m->kind != RD_FLOAT)
+			break;
+		off = (off + m->align - 1) & ~(uint64_t)(m->align - 1);
+		t->static_off[n] = (uint32_t)off;
+		off += m->size;
+	}
+	t->nstatic = n;
+	t->static_bits = off;
+}
+
 static void type_free(struct rd_type *t)
 {
 	for (size_t i = 0; i < t->nmembers; i++)
@@ -2126,6 +2153,7 @@ static void type_free(struct rd_type *t)
 	}
 	free(t->mappings);
 	free(t->shown);
+	free(t->static_off);
 	free(t->opt_of_mapping);
 	free(t->tag.text);
 	free(t->len.text);
@@ -2200,6 +2228,8 @@ int rd_meta_parse(const char *text, size_t len, struct rd_meta **ret_meta,
 		}
 		for (size_t i = 0; !ps.failed && i < ps.m->nstreams; i++)
 			finalize_stream(&ps, ps.m->streams[i]);
+		for (size_t i = 0; !ps.failed && i < ps.m->ntypes; i++)
+			plan_struct(&ps, ps.m->types[i]);
 		if (!ps.failed && ps.m->nstreams == 0)
 			perr(&ps, "no stream or event declared");
 	} else if (!ps.failed) {
