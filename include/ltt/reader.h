@@ -160,6 +160,8 @@ const char *ltt_value_enum_label(const struct ltt_value *v, size_t idx);
 size_t ltt_value_count(const struct ltt_value *v);
 const struct ltt_value *ltt_value_child(const struct ltt_value *v, size_t idx);
 const char *ltt_value_member_name(const struct ltt_value *v, size_t idx);
+/* The same, with its length in *len. */
+const char *ltt_value_member_name_len(const struct ltt_value *v, size_t idx, size_t *len);
 /* A structure member by name (leading '_' stripped), or NULL. */
 const struct ltt_value *ltt_value_member(const struct ltt_value *v, const char *name);
 

@@ -86,7 +86,7 @@ struct view {
 	/* the trace-dependent part of the header ("host:procname:(vpid) "), per trace */
 	const char *hdr_key;
 	struct out hdr;
-	bool hdr_start_line;
+	bool hdr_start_line, hdr_dom;
 };
 
 /* --- timestamps ------------------------------------------------------------------ */
@@ -299,7 +299,10 @@ static void put_value(struct out *o, const struct ltt_value *v, bool names)
 		for (size_t i = 0; i < n; i++) {
 			out_mem(o, i ? ", " : " ", i ? 2 : 1);
 			if (names) {
-				out_str(o, ltt_value_member_name(v, i));
+				size_t nl;
+				const char *nm = ltt_value_member_name_len(v, i, &nl);
+
+				out_mem(o, nm, nl);
 				out_mem(o, " = ", 3);
 			}
 			put_value(o, ltt_value_child(v, i), names);
@@ -338,8 +341,11 @@ static const char *const loglevel_names[] = {
 	"TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE", "TRACE_DEBUG",
 };
 
-/* The header fields that depend only on the trace (babeltrace2's -f). */
-static void put_trace_header(struct view *w, struct out *o, const struct ltt_event *ev,
+/*
+ * The header fields that depend only on the trace (babeltrace2's -f);
+ * returns whether one was printed (the next ones are joined with ':').
+ */
+static bool put_trace_header(struct view *w, struct out *o, const struct ltt_event *ev,
 			     bool start_line)
 {
 	bool pn = w->names_header, dom = false;
@@ -396,36 +402,16 @@ static void put_trace_header(struct view *w, struct out *o, const struct ltt_eve
 		out_c(o, ')');
 		dom = true;
 	}
-	if (w->f_loglevel && ltt_event_loglevel(ev, &iv) == 0 && iv >= 0 && iv < 15) {
-		if (!start_line)
-			out_mem(o, ", ", 2);
-		if (pn)
-			out_str(o, "loglevel = ");
-		else if (dom)
-			out_c(o, ':');
-		out_str(o, loglevel_names[iv]);
-		out_printf(o, " (%d)", (int)iv);
-		dom = true;
-	}
-	if (w->f_emf && (s = ltt_event_emf_uri(ev))) {
-		if (!start_line)
-			out_mem(o, ", ", 2);
-		if (pn)
-			out_str(o, "model.emf.uri = ");
-		else if (dom)
-			out_c(o, ':');
-		out_str(o, s);
-		dom = true;
-	}
-	if (dom && !pn)
-		out_c(o, ' ');
+	return dom;
 }
 
 static void put_event(struct view *w, const struct ltt_event *ev)
 {
 	struct out *o = &w->o;
 	bool pn = w->names_header;
-	bool start_line = true;
+	bool start_line = true, dom;
+	const char *s;
+	int64_t iv;
 	static const enum ltt_scope scopes[] = { LTT_SCOPE_PACKET_CONTEXT,
 		LTT_SCOPE_COMMON_CONTEXT, LTT_SCOPE_SPECIFIC_CONTEXT, LTT_SCOPE_PAYLOAD };
 	static const char *const scope_names[] = { "stream.packet.context",
@@ -483,9 +469,33 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 		w->hdr_key = ltt_event_trace_name(ev);
 		w->hdr_start_line = start_line;
 		w->hdr.n = 0;
-		put_trace_header(w, &w->hdr, ev, start_line);
+		w->hdr_dom = put_trace_header(w, &w->hdr, ev, start_line);
 	}
 	out_mem(o, w->hdr.buf, w->hdr.n);
+	dom = w->hdr_dom;
+	if (w->f_loglevel && ltt_event_loglevel(ev, &iv) == 0 && iv >= 0 && iv < 15) {
+		if (!start_line)
+			out_mem(o, ", ", 2);
+		if (pn)
+			out_str(o, "loglevel = ");
+		else if (dom)
+			out_c(o, ':');
+		out_str(o, loglevel_names[iv]);
+		out_printf(o, " (%d)", (int)iv);
+		dom = true;
+	}
+	if (w->f_emf && (s = ltt_event_emf_uri(ev))) {
+		if (!start_line)
+			out_mem(o, ", ", 2);
+		if (pn)
+			out_str(o, "model.emf.uri = ");
+		else if (dom)
+			out_c(o, ':');
+		out_str(o, s);
+		dom = true;
+	}
+	if (dom && !pn)
+		out_c(o, ' ');
 	if (!start_line)
 		out_mem(o, ", ", 2);
 	start_line = true;

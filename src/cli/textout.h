@@ -31,7 +31,14 @@ static inline char *out_reserve(struct out *o, size_t need)
 
 static inline void out_mem(struct out *o, const char *s, size_t len)
 {
-	memcpy(out_reserve(o, len), s, len);
+	char *d = out_reserve(o, len);
+
+	if (len <= 16) {	/* names and numbers: cheaper than a memcpy call */
+		for (size_t i = 0; i < len; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, len);
+	}
 	o->n += len;
 }
 

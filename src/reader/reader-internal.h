@@ -34,6 +34,7 @@ struct rd_type;
 struct rd_member {
 	char *name;		/* as written (leading '_' kept) */
 	const char *shown;	/* name without its leading '_' */
+	size_t shown_len;
 	struct rd_type *type;
 };
 

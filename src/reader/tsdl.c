@@ -404,6 +404,7 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 			t->members[i].name = xstrdup(ps, src->members[i].name);
 			t->members[i].shown = t->members[i].name ?
 				t->members[i].name + (t->members[i].name[0] == '_') : NULL;
+			t->members[i].shown_len = src->members[i].shown_len;
 			t->members[i].type = type_copy(ps, src->members[i].type, depth + 1);
 			if (ps->failed)
 				return NULL;
@@ -1091,6 +1092,7 @@ static bool add_member(struct parser *ps, struct rd_type *st, char *name, struct
 	st->members = g;
 	g[st->nmembers].name = name;
 	g[st->nmembers].shown = name + (name[0] == '_');
+	g[st->nmembers].shown_len = strlen(g[st->nmembers].shown);
 	g[st->nmembers].type = t;
 	st->nmembers++;
 	if (st->kind == RD_STRUCT && t->align > st->align)

@@ -162,3 +162,15 @@ const struct ltt_value *ltt_value_member(const struct ltt_value *v, const char *
 			return ltt_value_child(v, i);
 	return NULL;
 }
+
+const char *ltt_value_member_name_len(const struct ltt_value *v, size_t idx, size_t *len)
+{
+	const struct rd_type *t = V(v)->type;
+
+	if (t->kind != RD_STRUCT || idx >= t->nshown) {
+		*len = 0;
+		return NULL;
+	}
+	*len = t->members[t->shown[idx]].shown_len;
+	return t->members[t->shown[idx]].shown;
+}
