@@ -226,6 +226,16 @@ void rd_vbuf_free(struct rd_vbuf *vb);
 /* The index of a member named name (as written, or shown) in struct t, or -1. */
 int rd_struct_index(const struct rd_type *t, const char *name);
 
+/*
+ * rd_reader_open_mem - a reader over one trace given as metadata text and n
+ * stream buffers (not copied: they must outlive the reader), as if they were
+ * files "(memory)/streamNNN". For tests and fuzzing. Returns as
+ * ltt_reader_open().
+ */
+int rd_reader_open_mem(const char *metadata, size_t len, const uint8_t *const *data,
+		       const size_t *sizes, size_t n, struct ltt_reader **ret_reader,
+		       char **ret_errmsg);
+
 /* --- the public objects ---------------------------------------------------- */
 
 struct ltt_value {

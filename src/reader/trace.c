@@ -42,6 +42,7 @@ struct rd_file {
 	char *path;
 	const uint8_t *map;
 	size_t size;
+	bool mapped;		/* ours to madvise and unmap (else a caller's buffer) */
 	int64_t begin_ns;
 	uint64_t begin_raw;
 	bool has_begin;
@@ -113,6 +114,10 @@ struct ltt_reader {
 	struct rd_stream *last;	/* whose record was returned last */
 	struct ltt_event cur;
 	char errmsg[1024];
+	/* rd_reader_open_mem(): the caller's stream buffers instead of files */
+	const uint8_t *const *mem_data;
+	const size_t *mem_size;
+	size_t nmem;
 };
 
 static void seterr(struct ltt_reader *r, const char *fmt, ...)
@@ -378,7 +383,7 @@ static void close_packet(struct rd_stream *st)
 	uint64_t drop_start = st->off & ~(uint64_t)(page - 1);
 
 	/* the pages of this packet are not needed any more: keep RSS bounded */
-	if (drop_end > drop_start)
+	if (f->mapped && drop_end > drop_start)
 		madvise((void *)(f->map + drop_start), drop_end - drop_start, MADV_DONTNEED);
 	st->prev_discarded = st->pp.discarded;
 	st->prev_seq = st->pp.seq;
@@ -646,7 +651,7 @@ static void stream_free(struct rd_stream *st)
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->nfiles; i++) {
-		if (st->files[i].map)
+		if (st->files[i].map && st->files[i].mapped)
 			munmap((void *)st->files[i].map, st->files[i].size);
 		free(st->files[i].path);
 	}
@@ -680,7 +685,7 @@ static int cmp_file_begin(const void *a, const void *b)
 /* Reads the data stream files of a trace directory into streams. */
 static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 {
-	DIR *dir = opendir(tr->path);
+	DIR *dir = r->mem_data ? NULL : opendir(tr->path);
 	struct dirent *de;
 	char **names = NULL;
 	size_t nnames = 0;
@@ -689,12 +694,22 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 	struct rd_vbuf vb[RD_SC_COUNT] = { 0 };
 	int ret = 0;
 
-	if (!dir) {
+	if (r->mem_data) {
+		names = calloc(r->nmem + 1, sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		for (; nnames < r->nmem; nnames++)
+			if (asprintf(&names[nnames], "%s/stream%03zu", tr->path, nnames) < 0) {
+				names[nnames] = NULL;
+				ret = -ENOMEM;
+				goto out;
+			}
+	} else if (!dir) {
 		ret = -errno;
 		seterr(r, "%s: %s", tr->path, strerror(-ret));
 		return ret;
 	}
-	while ((de = readdir(dir))) {
+	while (dir && (de = readdir(dir))) {
 		char **g;
 		char *full;
 		struct stat stt;
@@ -728,16 +743,23 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 		struct rd_stream *st = NULL;
 		struct rd_file *g;
 
-		ret = map_file(f.path, &f.map, &f.size);
-		if (ret < 0) {
-			seterr(r, "%s: %s", f.path, strerror(-ret));
-			goto out;
+		if (r->mem_data) {
+			f.map = r->mem_data[i];
+			f.size = r->mem_size[i];
+		} else {
+			ret = map_file(f.path, &f.map, &f.size);
+			if (ret < 0) {
+				seterr(r, "%s: %s", f.path, strerror(-ret));
+				goto out;
+			}
+			f.mapped = true;
 		}
 		if (f.size == 0)
 			continue;	/* babeltrace2 ignores empty stream files */
 		ret = read_packet(r, tr, f.path, f.map, f.size, 0, &d, vb, &clock, &pp);
 		if (ret < 0) {
-			munmap((void *)f.map, f.size);
+			if (f.mapped)
+				munmap((void *)f.map, f.size);
 			goto out;
 		}
 		f.has_begin = pp.has_begin && pp.sc->clock >= 0;
@@ -760,7 +782,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			gm = st ? realloc(mine, (nmine + 1) * sizeof(*gm)) : NULL;
 			if (!gm) {
 				free(st);
-				munmap((void *)f.map, f.size);
+				if (f.mapped)
+					munmap((void *)f.map, f.size);
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -774,7 +797,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 		}
 		g = realloc(st->files, (st->nfiles + 1) * sizeof(*g));
 		if (!g) {
-			munmap((void *)f.map, f.size);
+			if (f.mapped)
+				munmap((void *)f.map, f.size);
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -817,7 +841,8 @@ out:
 	free(names);
 	for (int i = 0; i < RD_SC_COUNT; i++)
 		rd_vbuf_free(&vb[i]);
-	closedir(dir);
+	if (dir)
+		closedir(dir);
 	return ret;
 }
 
@@ -991,10 +1016,11 @@ static int cmp_minor(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int finish_open(struct ltt_reader *r, struct ltt_reader **ret_reader, char **ret_errmsg);
+
 int ltt_reader_open(const char *path, struct ltt_reader **ret_reader, char **ret_errmsg)
 {
 	struct ltt_reader *r = calloc(1, sizeof(*r));
-	struct rd_stream **order = NULL;
 	int ret;
 
 	if (!r)
@@ -1008,6 +1034,63 @@ int ltt_reader_open(const char *path, struct ltt_reader **ret_reader, char **ret
 	}
 	if (ret < 0)
 		goto err;
+	return finish_open(r, ret_reader, ret_errmsg);
+err:
+	if (ret_errmsg)
+		*ret_errmsg = strdup(r->errmsg[0] ? r->errmsg : strerror(-ret));
+	ltt_reader_free(r);
+	return ret;
+}
+
+int rd_reader_open_mem(const char *metadata, size_t len, const uint8_t *const *data,
+		       const size_t *sizes, size_t n, struct ltt_reader **ret_reader,
+		       char **ret_errmsg)
+{
+	struct ltt_reader *r = calloc(1, sizeof(*r));
+	struct rd_trace *tr = NULL;
+	char err[512];
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	r->mem_data = data;
+	r->mem_size = sizes;
+	r->nmem = n;
+	tr = calloc(1, sizeof(*tr));
+	r->traces = calloc(1, sizeof(*r->traces));
+	if (!tr || !r->traces || !(tr->path = strdup("(memory)")) || !(tr->name = strdup(""))) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = rd_meta_parse(metadata, len, &tr->meta, err, sizeof(err));
+	if (ret < 0) {
+		seterr(r, "metadata: %s", err);
+		goto err;
+	}
+	r->traces[r->ntraces++] = tr;
+	tr = NULL;
+	ret = open_streams(r, r->traces[0]);
+	if (ret < 0)
+		goto err;
+	return finish_open(r, ret_reader, ret_errmsg);
+err:
+	if (tr) {
+		free(tr->path);
+		free(tr->name);
+		free(tr);
+	}
+	if (ret_errmsg)
+		*ret_errmsg = strdup(r->errmsg[0] ? r->errmsg : strerror(-ret));
+	ltt_reader_free(r);
+	return ret;
+}
+
+/* Ranks the streams and decodes each one's first record. */
+static int finish_open(struct ltt_reader *r, struct ltt_reader **ret_reader, char **ret_errmsg)
+{
+	struct rd_stream **order = NULL;
+	int ret;
+
 	/* ranks for the muxer's tie-breaks */
 	order = malloc((r->nstreams + 1) * sizeof(*order));
 	r->heap = malloc((r->nstreams + 1) * sizeof(*r->heap));

@@ -1881,7 +1881,7 @@ static bool resolve_type(struct walk *w, struct rd_type *t)
 			return false;
 		}
 		/* fall through */
-	case RD_ARRAY:
+		__attribute__((fallthrough));
 		if (t->elem->kind == RD_INT && t->elem->text && t->elem->size == 8 && t->elem->align == 8) {
 			t->text = true;
 			t->elem->is_signed = false;
@@ -2000,6 +2000,8 @@ static int find_clock(const struct rd_type *t, unsigned depth)
 		return -1;
 	if ((t->kind == RD_INT || t->kind == RD_ENUM) && t->clock >= 0)
 		return t->clock;
+	if (t->kind == RD_ARRAY || t->kind == RD_SEQ)
+		return find_clock(t->elem, depth + 1);
 	if (t->kind == RD_STRUCT || t->kind == RD_VARIANT)
 		for (size_t i = 0; i < t->nmembers; i++) {
 			int c = find_clock(t->members[i].type, depth + 1);
@@ -2035,11 +2037,17 @@ static bool finalize_stream(struct parser *ps, struct rd_stream_class *sc)
 	}
 	if (sc->event_header)
 		mark_ids(sc->event_header, NULL, 0);
-	sc->clock = find_clock(sc->event_header, 0);
+	/* the default clock: the first mapped one, where babeltrace2 looks */
+	sc->clock = find_clock(sc->packet_context, 0);
 	if (sc->clock < 0)
-		sc->clock = find_clock(sc->packet_context, 0);
-	if (sc->clock < 0 && m->nclocks == 1 && 0)
-		sc->clock = 0;
+		sc->clock = find_clock(sc->event_header, 0);
+	if (sc->clock < 0)
+		sc->clock = find_clock(sc->event_context, 0);
+	for (size_t e = 0; sc->clock < 0 && e < sc->nevents; e++) {
+		sc->clock = find_clock(sc->events[e]->context, 0);
+		if (sc->clock < 0)
+			sc->clock = find_clock(sc->events[e]->fields, 0);
+	}
 
 	/* resolve paths, scope by scope */
 	w.roots[RD_SC_PACKET_HEADER] = m->packet_header;
