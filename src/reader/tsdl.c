@@ -1880,8 +1880,8 @@ static bool resolve_type(struct walk *w, struct rd_type *t)
 			perr(ps, "sequence: length '%s' is not an integer", t->len.text);
 			return false;
 		}
-		/* fall through */
 		__attribute__((fallthrough));
+	case RD_ARRAY:
 		if (t->elem->kind == RD_INT && t->elem->text && t->elem->size == 8 && t->elem->align == 8) {
 			t->text = true;
 			t->elem->is_signed = false;
