@@ -41,7 +41,7 @@ bench-deps:
 	tools/install-deps --bench
 
 install: all
-	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
+	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX)) -Dlibdir=lib
 	meson install -C $(BUILD) --quiet
 
 clean:

@@ -23,7 +23,7 @@
 
 #define NSEC_PER_SEC 1000000000LL
 
-void help_view(FILE *out)
+static void help_view(FILE *out)
 {
 	fputs(
 "usage: ltt view [OPTIONS] TRACE_DIR\n"
@@ -1008,7 +1008,7 @@ int cmd_view(int argc, char **argv)
 	int c, ret, status = 1;
 	bool first = true;
 
-	optind = 1;
+	optind = 0;
 	while ((c = getopt_long(argc, argv, "e:n:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':

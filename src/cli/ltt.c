@@ -1,95 +1,129 @@
 /*
- * ltt.c - the `ltt` command: dispatches `ltt COMMAND [ARGS]` to cmd_COMMAND().
- * Adding a command is one line in the table below (and its cmd-NAME.c).
+ * ltt - the command-line interface: `ltt [GLOBAL OPTIONS] COMMAND [ARGS]`.
+ * Command names and options follow lttng 2.13's, so that LTTng users' habits
+ * and scripts carry over. Each command is one cmd-NAME.c; this file holds the
+ * table and dispatches.
  */
-#include <stdarg.h>
-#include <stdio.h>
+#include "cli.h"
+
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ltt-config.h"
-#include "cli.h"
 
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	void (*help)(FILE *out);
-	const char *summary;
+const struct cli_command cli_commands[] = {
+	{ "create", cmd_create, "create a tracing session" },
+	{ "destroy", cmd_destroy, "destroy tracing sessions" },
+	{ "enable-channel", cmd_enable_channel, "create channels" },
+	{ "enable-event", cmd_enable_event, "enable event rules" },
+	{ "disable-event", cmd_disable_event, "disable event rules" },
+	{ "start", cmd_start, "start tracing" },
+	{ "stop", cmd_stop, "stop tracing" },
+	{ "list", cmd_list, "list sessions, or describe one" },
+	{ "status", cmd_status, "describe the current session" },
+	{ "view", cmd_view, "print the events of traces (babeltrace2's text layout)" },
+	{ "version", cmd_version, "show the version" },
+	{ "help", cmd_help, "show help on ltt or on a command" },
+	{ NULL, NULL, NULL },
 };
 
-static const struct command commands[] = {
-	{ "view", cmd_view, help_view, "print the events of a trace (babeltrace2's text layout)" },
-};
-
-void cli_error(const char *fmt, ...)
+static const struct cli_command *find(const char *name)
 {
-	va_list ap;
-
-	fputs("ltt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: ltt [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "  %-12s %s\n", "help", "show the help of a command (ltt help COMMAND)");
-	fprintf(out, "\nSee ltt(1) and ltt-COMMAND(1).\n");
-}
-
-static const struct command *find(const char *name)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
 	return NULL;
 }
 
-int main(int argc, char **argv)
+static void usage(FILE *f)
 {
-	const struct command *c;
+	fprintf(f, "Usage: ltt [-q] [-V] [-h] COMMAND [ARGS]\n\nCommands:\n");
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(f, "  %-16s %s\n", c->name, c->summary);
+	fprintf(f, "\nOptions:\n"
+		   "  -q, --quiet     print errors only\n"
+		   "  -V, --version   show the version\n"
+		   "  -h, --help      show this help\n"
+		   "\n`ltt help COMMAND` or `ltt COMMAND --help` shows a command's options.\n");
+}
 
-	if (argc < 2) {
-		usage(stderr);
+int cmd_version(int argc, char **argv)
+{
+	static const char help[] = "Usage: ltt version\n\nShows the version of ltt.\n";
+
+	if (cli_wants_help(argc, argv, help))
+		return 0;
+	if (argc > 1) {
+		fputs(help, stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
-		printf("ltt %s\n", LTT_VERSION);
+	printf("ltt %s\n", LTT_VERSION);
+	return 0;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	static const char help[] =
+		"Usage: ltt help [COMMAND]\n\n"
+		"Shows the commands of ltt, or the options of COMMAND (as `ltt COMMAND --help`).\n";
+	const struct cli_command *c;
+	char *args[] = { NULL, (char *)"--help", NULL };
+
+	if (cli_wants_help(argc, argv, help))
 		return 0;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc < 2) {
 		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			usage(stdout);
-			return 0;
-		}
-		c = find(argv[2]);
-		if (!c) {
-			cli_error("unknown command '%s' (see ltt --help)", argv[2]);
-			return 2;
-		}
-		c->help(stdout);
 		return 0;
 	}
 	c = find(argv[1]);
 	if (!c) {
-		cli_error("unknown command '%s' (see ltt --help)", argv[1]);
+		cli_error("unknown command '%s' (see `ltt help`)", argv[1]);
 		return 2;
 	}
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
+	args[0] = (char *)c->name;
+	optind = 0;
+	return c->run(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const struct cli_command *cmd;
+	int c;
+
+	/* "+": global options stop at the command name */
+	while ((c = getopt_long(argc, argv, "+qVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			cli_quiet = true;
 			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			c->help(stdout);
+		case 'V':
+			return cmd_version(1, argv);
+		case 'h':
+			usage(stdout);
 			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
-	return c->run(argc - 1, argv + 1);
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	cmd = find(argv[optind]);
+	if (!cmd) {
+		cli_error("unknown command '%s' (see `ltt help`)", argv[optind]);
+		return 2;
+	}
+	argv += optind;
+	argc -= optind;
+	optind = 0;	/* 0, not 1: also forgets the "+" (stop at the first non-option) above */
+	return cmd->run(argc, argv);
 }

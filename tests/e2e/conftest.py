@@ -65,3 +65,12 @@ def procs():
     registry = Procs()
     yield registry
     registry.cleanup()
+
+
+@pytest.fixture
+def ltt_env(tmp_path):
+    """A private LTT_HOME/HOME with the build's ltt; kills its daemon at teardown."""
+    from ltt_env import LttEnv
+    env = LttEnv(tmp_path)
+    yield env
+    env.kill_sessiond(signal.SIGKILL)

@@ -1,0 +1,204 @@
+/*
+ * <ltt/ctl.h> - control of ltt tracing sessions (libltt-ctl).
+ *
+ * Everything the `ltt` command does goes through this API: it talks to the
+ * user's session daemon (ltt-sessiond) over its Unix socket under the
+ * runtime directory ($LTT_HOME, else /run/ltt for root, else
+ * $XDG_RUNTIME_DIR/ltt, else $HOME/.ltt).
+ *
+ * Conventions: functions return 0 (or a count) on success, or a negative
+ * error: -errno for system errors, -LTT_ERR_* (>= 1024) for tracing errors;
+ * ltt_strerror() names both. ret_ parameters are written only on success.
+ * Objects returned are owned by the caller and freed with the matching
+ * *_free(), which accepts NULL. Attribute structs begin with their size so
+ * that they can grow: initialize them with the *_init() function.
+ * The library never prints and is safe to use from several threads with one
+ * connection per thread.
+ */
+#ifndef LTT_CTL_H
+#define LTT_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tracing errors, returned negated. */
+enum ltt_error {
+	LTT_ERR_FIRST = 1024,
+	LTT_ERR_NO_SESSIOND = 1024,	/* no session daemon is running */
+	LTT_ERR_PROTOCOL,		/* the daemon answered something invalid */
+	LTT_ERR_VERSION,		/* the daemon speaks another protocol version */
+	LTT_ERR_INVALID_NAME,		/* not a valid session or channel name */
+	LTT_ERR_INVALID_PATTERN,	/* not a valid event name or glob */
+	LTT_ERR_INVALID_ATTR,		/* an attribute is out of range (the detail says which) */
+	LTT_ERR_SESSION_EXISTS,
+	LTT_ERR_SESSION_NOT_FOUND,
+	LTT_ERR_CHANNEL_EXISTS,
+	LTT_ERR_CHANNEL_NOT_FOUND,
+	LTT_ERR_EVENT_EXISTS,		/* the same rule is already enabled */
+	LTT_ERR_EVENT_NOT_FOUND,
+	LTT_ERR_SESSION_ACTIVE,		/* not allowed while the session is tracing */
+	LTT_ERR_ALREADY_STARTED,
+	LTT_ERR_ALREADY_STOPPED,
+	LTT_ERR_KERNEL_UNAVAILABLE,	/* this daemon cannot trace the kernel */
+	LTT_ERR_NO_OUTPUT,		/* the output directory cannot be created */
+	LTT_ERR_INVALID_FILTER,		/* the filter expression does not compile (detail: where) */
+	LTT_ERR_LAST
+};
+
+/* Message for a negative errno or -LTT_ERR_*; never NULL. */
+const char *ltt_strerror(int err);
+
+enum ltt_domain {
+	LTT_DOMAIN_USER = 1,	/* -u: userspace tracepoints */
+	LTT_DOMAIN_KERNEL = 2,	/* -k: the kernel, through tracefs */
+};
+
+/* ---- Connection ------------------------------------------------------------ */
+
+struct ltt_ctl;
+
+/*
+ * Connects to the session daemon of this user. Returns 0, or
+ * -LTT_ERR_NO_SESSIOND when none listens, -LTT_ERR_VERSION, or -errno.
+ */
+int ltt_ctl_connect(struct ltt_ctl **ret_ctl);
+void ltt_ctl_close(struct ltt_ctl *ctl);
+
+/*
+ * The detail of the last error this connection got from the daemon (for
+ * example which attribute was out of range), or "" when it gave none.
+ * Valid until the next call on ctl.
+ */
+const char *ltt_ctl_error_detail(const struct ltt_ctl *ctl);
+
+/*
+ * The runtime directory and the daemon's socket path, as the library
+ * resolves them. Write at most size bytes; 0 or a negative errno.
+ */
+int ltt_ctl_runtime_dir(char *buf, size_t size);
+int ltt_ctl_sessiond_socket(char *buf, size_t size);
+
+/* ---- Sessions -------------------------------------------------------------- */
+
+struct ltt_session_attr {
+	uint32_t size;		/* sizeof(struct ltt_session_attr) */
+	const char *output;	/* trace directory; NULL: $HOME/ltt-traces/NAME-DATE-TIME */
+	bool no_output;		/* record into memory only (snapshot sessions) */
+};
+void ltt_session_attr_init(struct ltt_session_attr *attr);
+
+/*
+ * Creates a session. name NULL gives auto-YYYYMMDD-HHMMSS. On success, if
+ * ret_name is not NULL it receives the name (free() it).
+ */
+int ltt_session_create(struct ltt_ctl *ctl, const char *name,
+		       const struct ltt_session_attr *attr, char **ret_name);
+/* Stops the session if it is tracing, flushes what was recorded, destroys it. */
+int ltt_session_destroy(struct ltt_ctl *ctl, const char *name);
+int ltt_session_start(struct ltt_ctl *ctl, const char *name);
+/* Returns once every event recorded before it is in the trace files. */
+int ltt_session_stop(struct ltt_ctl *ctl, const char *name);
+
+/* ---- Channels and event rules ------------------------------------------ */
+
+enum ltt_buffers {
+	LTT_BUFFERS_UID = 1,	/* one set of per-CPU buffers per user (default) */
+	LTT_BUFFERS_PID = 2,	/* one set per process */
+	LTT_BUFFERS_GLOBAL = 3,	/* the kernel domain's only scheme */
+};
+
+struct ltt_channel_attr {
+	uint32_t size;			/* sizeof(struct ltt_channel_attr) */
+	uint64_t subbuf_size;		/* bytes, a power of two */
+	uint32_t num_subbuf;		/* a power of two >= 2 */
+	bool overwrite;			/* flight recorder; default discard */
+	uint64_t switch_timer_us;	/* 0: none */
+	uint64_t read_timer_us;
+	int64_t blocking_timeout_us;	/* 0: never block; -1: block for ever */
+	enum ltt_buffers buffers;
+};
+/* Fills the defaults of a channel of the domain. */
+void ltt_channel_attr_init(struct ltt_channel_attr *attr, enum ltt_domain domain);
+
+/* Creates a channel (-LTT_ERR_CHANNEL_EXISTS if the name is taken). */
+int ltt_channel_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+		       const char *channel, const struct ltt_channel_attr *attr);
+
+enum ltt_loglevel_match {
+	LTT_LOGLEVEL_ALL = 0,	/* any level */
+	LTT_LOGLEVEL_RANGE = 1,	/* this level or more severe (--loglevel) */
+	LTT_LOGLEVEL_SINGLE = 2,	/* exactly this level (--loglevel-only) */
+};
+
+enum ltt_event_type {
+	LTT_EVENT_TRACEPOINT = 1,
+	LTT_EVENT_SYSCALL = 2,
+};
+
+struct ltt_event_rule {
+	uint32_t size;			/* sizeof(struct ltt_event_rule) */
+	enum ltt_event_type type;
+	const char *pattern;		/* event name or glob with '*' */
+	enum ltt_loglevel_match loglevel_match;
+	int loglevel;			/* 0 (EMERG) .. 14 (DEBUG), as lttng-ust */
+	const char *const *exclusions;	/* names or globs not to record */
+	size_t n_exclusions;
+	const char *filter;		/* filter expression, or NULL */
+};
+void ltt_event_rule_init(struct ltt_event_rule *rule);
+
+/*
+ * Enables an event rule in a channel of the session. channel NULL means
+ * "channel0", created with default attributes if the domain has no
+ * channel of that name yet; a named channel must exist.
+ */
+int ltt_event_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+		     const char *channel, const struct ltt_event_rule *rule);
+/*
+ * Disables the enabled rules of the channel (NULL: channel0) whose pattern
+ * is exactly `pattern` ("*" with all set: every rule). Returns the number
+ * of rules disabled (>= 1), or -LTT_ERR_EVENT_NOT_FOUND.
+ */
+int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+		      const char *channel, const char *pattern, bool all);
+
+/* ---- Describing sessions -------------------------------------------- */
+
+struct ltt_session;	/* a description, as the daemon reported it */
+
+/* The sessions, sorted by name. Free with ltt_session_list_free(). */
+int ltt_session_list(struct ltt_ctl *ctl, struct ltt_session ***ret_list, size_t *ret_count);
+void ltt_session_list_free(struct ltt_session **list, size_t count);
+/* One session with its channels and rules. Free with ltt_session_free(). */
+int ltt_session_get(struct ltt_ctl *ctl, const char *name, struct ltt_session **ret);
+void ltt_session_free(struct ltt_session *s);
+
+const char *ltt_session_name(const struct ltt_session *s);
+/* "" when the session has no output. */
+const char *ltt_session_output(const struct ltt_session *s);
+bool ltt_session_active(const struct ltt_session *s);
+size_t ltt_session_channel_count(const struct ltt_session *s);
+
+struct ltt_channel;	/* belongs to its ltt_session */
+const struct ltt_channel *ltt_session_channel(const struct ltt_session *s, size_t i);
+const char *ltt_channel_name(const struct ltt_channel *c);
+enum ltt_domain ltt_channel_domain(const struct ltt_channel *c);
+void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr);
+size_t ltt_channel_rule_count(const struct ltt_channel *c);
+/*
+ * Rule i of the channel; its strings belong to the session description.
+ * *ret_enabled says whether it is enabled now.
+ */
+void ltt_channel_get_rule(const struct ltt_channel *c, size_t i, struct ltt_event_rule *rule,
+			  bool *ret_enabled);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LTT_CTL_H */

@@ -1,0 +1,197 @@
+/* ltt list - list sessions, or describe one. ltt status - describe the current one. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+static const char list_help[] =
+	"Usage: ltt list [NAME]\n"
+	"\n"
+	"Without NAME, lists the tracing sessions of this user; with NAME, shows\n"
+	"that session's channels, their attributes and their event rules.\n"
+	"\n"
+	"  -h, --help   show this help\n";
+
+static const char status_help[] =
+	"Usage: ltt status\n"
+	"\n"
+	"Shows the current session as `ltt list NAME` does.\n"
+	"\n"
+	"  -h, --help   show this help\n";
+
+static void print_timer(const char *what, uint64_t us)
+{
+	if (us)
+		printf("      %-18s%" PRIu64 " us\n", what, us);
+	else
+		printf("      %-18sinactive\n", what);
+}
+
+static void print_rule(const struct ltt_event_rule *r, bool enabled)
+{
+	printf("      %s", r->pattern);
+	if (r->n_exclusions) {
+		printf(" (excluding ");
+		for (size_t i = 0; i < r->n_exclusions; i++)
+			printf("%s%s", i ? ", " : "", r->exclusions[i]);
+		printf(")");
+	}
+	if (r->loglevel_match == LTT_LOGLEVEL_RANGE)
+		printf(" (loglevel: TRACE_%s or more severe)", cli_loglevel_name(r->loglevel));
+	else if (r->loglevel_match == LTT_LOGLEVEL_SINGLE)
+		printf(" (loglevel: TRACE_%s only)", cli_loglevel_name(r->loglevel));
+	if (r->filter)
+		printf(" (filter: %s)", r->filter);
+	printf(" (type: tracepoint) [%s]\n", enabled ? "enabled" : "disabled");
+}
+
+static void print_channel(const struct ltt_channel *c)
+{
+	struct ltt_channel_attr a;
+
+	ltt_channel_get_attr(c, &a);
+	printf("- %s: [enabled]\n\n    Attributes:\n", ltt_channel_name(c));
+	printf("      %-18s%s\n", "Event-loss mode:", a.overwrite ? "overwrite" : "discard");
+	printf("      %-18s%" PRIu64 " bytes\n", "Sub-buffer size:", a.subbuf_size);
+	printf("      %-18s%" PRIu32 "\n", "Sub-buffer count:", a.num_subbuf);
+	print_timer("Switch timer:", a.switch_timer_us);
+	print_timer("Read timer:", a.read_timer_us);
+	if (a.blocking_timeout_us < 0)
+		printf("      %-18sinfinite\n", "Blocking timeout:");
+	else
+		printf("      %-18s%" PRId64 " us\n", "Blocking timeout:", a.blocking_timeout_us);
+	printf("      %-18s%s\n", "Buffering:",
+	       a.buffers == LTT_BUFFERS_PID ? "per-process" :
+	       a.buffers == LTT_BUFFERS_UID ? "per-user" : "global");
+	printf("\n    Recording event rules:\n");
+	if (ltt_channel_rule_count(c) == 0)
+		printf("      None\n");
+	for (size_t k = 0; k < ltt_channel_rule_count(c); k++) {
+		struct ltt_event_rule r;
+		bool enabled;
+
+		ltt_channel_get_rule(c, k, &r, &enabled);
+		print_rule(&r, enabled);
+	}
+	printf("\n");
+}
+
+static void print_session(const struct ltt_session *s)
+{
+	static const struct {
+		enum ltt_domain domain;
+		const char *title;
+	} domains[] = { { LTT_DOMAIN_KERNEL, "Kernel" }, { LTT_DOMAIN_USER, "User space" } };
+
+	printf("Tracing session %s: [%s]\n", ltt_session_name(s),
+	       ltt_session_active(s) ? "active" : "inactive");
+	if (ltt_session_output(s)[0])
+		printf("    Trace output: %s\n", ltt_session_output(s));
+	else
+		printf("    Trace output: none (memory only)\n");
+	for (size_t d = 0; d < 2; d++) {
+		bool header = false;
+
+		for (size_t i = 0; i < ltt_session_channel_count(s); i++) {
+			const struct ltt_channel *c = ltt_session_channel(s, i);
+
+			if (ltt_channel_domain(c) != domains[d].domain)
+				continue;
+			if (!header)
+				printf("\n=== Domain: %s ===\n\nChannels:\n-------------\n",
+				       domains[d].title);
+			header = true;
+			print_channel(c);
+		}
+	}
+}
+
+static int describe(struct ltt_ctl *ctl, const char *name)
+{
+	struct ltt_session *s;
+	int r = ltt_session_get(ctl, name, &s);
+
+	if (r < 0)
+		return cli_fail(ctl, r, "cannot describe session '%s'", name);
+	print_session(s);
+	ltt_session_free(s);
+	return 0;
+}
+
+static int list_all(struct ltt_ctl *ctl)
+{
+	struct ltt_session **list;
+	size_t n;
+	int r = ltt_session_list(ctl, &list, &n);
+
+	if (r < 0)
+		return cli_fail(ctl, r, "cannot list the sessions");
+	if (n == 0) {
+		printf("Currently no available tracing session\n");
+	} else {
+		printf("Available tracing sessions:\n");
+		for (size_t i = 0; i < n; i++) {
+			const char *out = ltt_session_output(list[i]);
+
+			printf("  %zu) %s (%s) [%s]\n", i + 1, ltt_session_name(list[i]),
+			       out[0] ? out : "no output",
+			       ltt_session_active(list[i]) ? "active" : "inactive");
+		}
+		printf("\nUse ltt list <session_name> for more details\n");
+	}
+	ltt_session_list_free(list, n);
+	return 0;
+}
+
+static int parse_no_options(int argc, char **argv, const char *help)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+
+	if (getopt_long(argc, argv, "h", opts, NULL) != -1) {
+		fputs(help, stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct ltt_ctl *ctl;
+	int r;
+
+	if (cli_wants_help(argc, argv, list_help))
+		return 0;
+	if ((r = parse_no_options(argc, argv, list_help)))
+		return r;
+	if (argc - optind > 1) {
+		fputs(list_help, stderr);
+		return 2;
+	}
+	if (cli_connect(false, &ctl))
+		return 1;
+	r = optind < argc ? describe(ctl, argv[optind]) : list_all(ctl);
+	ltt_ctl_close(ctl);
+	return r;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct ltt_ctl *ctl;
+	const char *name;
+	int r;
+
+	if (cli_wants_help(argc, argv, status_help))
+		return 0;
+	if ((r = parse_no_options(argc, argv, status_help)))
+		return r;
+	if (argc > optind) {
+		fputs(status_help, stderr);
+		return 2;
+	}
+	if (!(name = cli_session_or_current(NULL)) || cli_connect(false, &ctl))
+		return 1;
+	r = describe(ctl, name);
+	ltt_ctl_close(ctl);
+	return r;
+}

@@ -1,0 +1,28 @@
+/* ctl-internal.h - what the files of libltt-ctl share. */
+#ifndef LTT_CTL_INTERNAL_H
+#define LTT_CTL_INTERNAL_H
+
+#include <ltt/ctl.h>
+
+#include "proto/ctl-protocol.h"
+
+struct ltt_ctl {
+	int fd;
+	uint32_t seq;
+	char detail[512];
+};
+
+/*
+ * Sends the request built in b and waits for its reply (bounded: a daemon
+ * that does not answer in 30 s gives -ETIMEDOUT). On success *reply holds the
+ * reply (free it with proto_msg_free()); the return value is the reply's
+ * status (0 or negative). Transport or protocol failures return -errno or
+ * -LTT_ERR_PROTOCOL with nothing to free. The builder is consumed; it must
+ * come from the last ctl_begin() (the reply must echo its seq).
+ */
+int ctl_request(struct ltt_ctl *ctl, struct proto_builder *b, struct proto_msg *reply);
+
+/* Starts a request of the given type with a fresh sequence number. */
+void ctl_begin(struct ltt_ctl *ctl, struct proto_builder *b, enum ctl_msg_type type);
+
+#endif /* LTT_CTL_INTERNAL_H */

@@ -1,0 +1,417 @@
+/* session.c - sessions, channels and event rules, through the daemon. */
+#include "ctl-internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/macros.h"
+
+LTT_EXPORT void ltt_session_attr_init(struct ltt_session_attr *attr)
+{
+	*attr = (struct ltt_session_attr){ .size = sizeof(*attr) };
+}
+
+LTT_EXPORT void ltt_channel_attr_init(struct ltt_channel_attr *attr, enum ltt_domain domain)
+{
+	*attr = (struct ltt_channel_attr){
+		.size = sizeof(*attr),
+		.subbuf_size = domain == LTT_DOMAIN_KERNEL ? 1u << 20 : 512u << 10,
+		.num_subbuf = 4,
+		.overwrite = false,
+		.switch_timer_us = 0,
+		.read_timer_us = domain == LTT_DOMAIN_KERNEL ? 200000 : 0,
+		.blocking_timeout_us = 0,
+		.buffers = domain == LTT_DOMAIN_KERNEL ? LTT_BUFFERS_GLOBAL : LTT_BUFFERS_UID,
+	};
+}
+
+LTT_EXPORT void ltt_event_rule_init(struct ltt_event_rule *rule)
+{
+	*rule = (struct ltt_event_rule){
+		.size = sizeof(*rule),
+		.type = LTT_EVENT_TRACEPOINT,
+		.loglevel_match = LTT_LOGLEVEL_ALL,
+	};
+}
+
+/* Sends a request whose reply carries nothing but its status. */
+static int simple_request(struct ltt_ctl *ctl, struct proto_builder *b)
+{
+	struct proto_msg reply;
+	int r = ctl_request(ctl, b, &reply);
+
+	if (r == 0)
+		proto_msg_free(&reply);
+	return r;
+}
+
+static int session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name)
+{
+	struct proto_builder b;
+
+	if (!name)
+		return -EINVAL;
+	ctl_begin(ctl, &b, type);
+	proto_put_str(&b, CTL_A_SESSION, name);
+	return simple_request(ctl, &b);
+}
+
+LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
+				  const struct ltt_session_attr *attr, char **ret_name)
+{
+	struct proto_builder b;
+	struct proto_msg reply;
+	const char *got;
+	int r;
+
+	ctl_begin(ctl, &b, CTL_SESSION_CREATE);
+	if (name)
+		proto_put_str(&b, CTL_A_SESSION, name);
+	if (attr && attr->output)
+		proto_put_str(&b, CTL_A_OUTPUT, attr->output);
+	if (attr && attr->no_output)
+		proto_put_u64(&b, CTL_A_NO_OUTPUT, 1);
+	r = ctl_request(ctl, &b, &reply);
+	if (r < 0)
+		return r;
+	if (proto_get_str(&reply.attrs, CTL_A_SESSION, &got) < 0) {
+		r = -LTT_ERR_PROTOCOL;
+	} else if (ret_name) {
+		*ret_name = strdup(got);
+		if (!*ret_name)
+			r = -ENOMEM;
+	}
+	proto_msg_free(&reply);
+	return r;
+}
+
+LTT_EXPORT int ltt_session_destroy(struct ltt_ctl *ctl, const char *name)
+{
+	return session_request(ctl, CTL_SESSION_DESTROY, name);
+}
+
+LTT_EXPORT int ltt_session_start(struct ltt_ctl *ctl, const char *name)
+{
+	return session_request(ctl, CTL_SESSION_START, name);
+}
+
+LTT_EXPORT int ltt_session_stop(struct ltt_ctl *ctl, const char *name)
+{
+	return session_request(ctl, CTL_SESSION_STOP, name);
+}
+
+static void put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
+		       const char *channel)
+{
+	proto_put_str(b, CTL_A_SESSION, session);
+	proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)domain);
+	if (channel)
+		proto_put_str(b, CTL_A_CHANNEL, channel);
+}
+
+LTT_EXPORT int ltt_channel_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+				  const char *channel, const struct ltt_channel_attr *attr)
+{
+	struct proto_builder b;
+
+	if (!session || !channel || !attr)
+		return -EINVAL;
+	ctl_begin(ctl, &b, CTL_CHANNEL_ENABLE);
+	put_target(&b, session, domain, channel);
+	ctl_put_channel_attr(&b, attr);
+	return simple_request(ctl, &b);
+}
+
+LTT_EXPORT int ltt_event_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+				const char *channel, const struct ltt_event_rule *rule)
+{
+	struct proto_builder b;
+
+	if (!session || !rule || !rule->pattern)
+		return -EINVAL;
+	ctl_begin(ctl, &b, CTL_EVENT_ENABLE);
+	put_target(&b, session, domain, channel);
+	ctl_put_event_rule(&b, rule);
+	return simple_request(ctl, &b);
+}
+
+LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+				 const char *channel, const char *pattern, bool all)
+{
+	struct proto_builder b;
+	struct proto_msg reply;
+	uint64_t count;
+	int r;
+
+	if (!session || (!pattern && !all))
+		return -EINVAL;
+	ctl_begin(ctl, &b, CTL_EVENT_DISABLE);
+	put_target(&b, session, domain, channel);
+	proto_put_str(&b, CTL_A_PATTERN, pattern ? pattern : "*");
+	proto_put_u64(&b, CTL_A_ALL, all);
+	r = ctl_request(ctl, &b, &reply);
+	if (r < 0)
+		return r;
+	r = proto_get_u64(&reply.attrs, CTL_A_COUNT, &count) < 0 || count > INT32_MAX
+		    ? -LTT_ERR_PROTOCOL : (int)count;
+	proto_msg_free(&reply);
+	return r;
+}
+
+/* ---- Descriptions -------------------------------------------------------- */
+
+struct rule_desc {
+	struct ltt_event_rule rule;
+	const char **exclusions;
+	bool enabled;
+};
+
+struct ltt_channel {
+	const char *name;
+	enum ltt_domain domain;
+	struct ltt_channel_attr attr;
+	struct rule_desc *rules;
+	size_t n_rules;
+};
+
+struct ltt_session {
+	uint8_t *buf;		/* a copy of the SESSION_DESC: strings point into it */
+	const char *name, *output;
+	bool active;
+	struct ltt_channel *channels;
+	size_t n_channels;
+};
+
+LTT_EXPORT void ltt_session_free(struct ltt_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_channels; i++) {
+		for (size_t k = 0; k < s->channels[i].n_rules; k++)
+			free(s->channels[i].rules[k].exclusions);
+		free(s->channels[i].rules);
+	}
+	free(s->channels);
+	free(s->buf);
+	free(s);
+}
+
+/* Appends one element of size `size` to the array *v of *n elements. */
+static void *grow(void *v, size_t n, size_t size)
+{
+	return realloc(v, (n + 1) * size);
+}
+
+static int parse_channel(const struct proto_attrs *a, struct ltt_channel *c)
+{
+	struct proto_attr at;
+	uint64_t domain;
+	size_t cur = 0;
+	int r;
+
+	if (proto_get_str(a, CTL_A_CHANNEL, &c->name) < 0 ||
+	    proto_get_u64(a, CTL_A_DOMAIN, &domain) < 0 ||
+	    (domain != LTT_DOMAIN_USER && domain != LTT_DOMAIN_KERNEL))
+		return -LTT_ERR_PROTOCOL;
+	c->domain = (enum ltt_domain)domain;
+	ltt_channel_attr_init(&c->attr, c->domain);
+	if (ctl_get_channel_attr(a, &c->attr) < 0)
+		return -LTT_ERR_PROTOCOL;
+	while (proto_attrs_next(a, &cur, &at)) {
+		struct proto_attrs ra = { at.value, at.len };
+		struct rule_desc *rules, *rd;
+		uint64_t enabled;
+
+		if (at.id != CTL_A_RULE_DESC || at.kind != PROTO_NEST)
+			continue;
+		rules = grow(c->rules, c->n_rules, sizeof(*rules));
+		if (!rules)
+			return -ENOMEM;
+		c->rules = rules;
+		rd = &rules[c->n_rules];
+		r = ctl_get_event_rule(&ra, &rd->rule, &rd->exclusions);
+		if (r < 0)
+			return r == -ENOMEM ? r : -LTT_ERR_PROTOCOL;
+		c->n_rules++;
+		if (proto_get_u64(&ra, CTL_A_ENABLED, &enabled) < 0)
+			return -LTT_ERR_PROTOCOL;
+		rd->enabled = enabled;
+	}
+	return 0;
+}
+
+/* Builds a description from a SESSION_DESC nest (copied). */
+static int parse_session(const struct proto_attr *desc, struct ltt_session **ret)
+{
+	struct ltt_session *s = calloc(1, sizeof(*s));
+	struct proto_attrs a;
+	struct proto_attr at;
+	uint64_t active;
+	size_t cur = 0;
+	int r = -ENOMEM;
+
+	if (!s || !(s->buf = malloc(desc->len ? desc->len : 1)))
+		goto err;
+	memcpy(s->buf, desc->value, desc->len);
+	a = (struct proto_attrs){ s->buf, desc->len };
+	r = -LTT_ERR_PROTOCOL;
+	if (proto_get_str(&a, CTL_A_SESSION, &s->name) < 0 ||
+	    proto_get_str(&a, CTL_A_OUTPUT, &s->output) < 0 ||
+	    proto_get_u64(&a, CTL_A_ACTIVE, &active) < 0)
+		goto err;
+	s->active = active;
+	while (proto_attrs_next(&a, &cur, &at)) {
+		struct proto_attrs ca = { at.value, at.len };
+		struct ltt_channel *channels;
+
+		if (at.id != CTL_A_CHANNEL_DESC || at.kind != PROTO_NEST)
+			continue;
+		channels = grow(s->channels, s->n_channels, sizeof(*channels));
+		if (!channels) {
+			r = -ENOMEM;
+			goto err;
+		}
+		s->channels = channels;
+		channels[s->n_channels] = (struct ltt_channel){ 0 };
+		r = parse_channel(&ca, &channels[s->n_channels++]);
+		if (r < 0)
+			goto err;
+	}
+	*ret = s;
+	return 0;
+err:
+	ltt_session_free(s);
+	return r;
+}
+
+LTT_EXPORT void ltt_session_list_free(struct ltt_session **list, size_t count)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < count; i++)
+		ltt_session_free(list[i]);
+	free(list);
+}
+
+/* Sends a LIST or GET request and parses every SESSION_DESC of the reply. */
+static int describe(struct ltt_ctl *ctl, const char *name, struct ltt_session ***ret_list,
+		    size_t *ret_count)
+{
+	struct ltt_session **list = NULL;
+	struct proto_builder b;
+	struct proto_msg reply;
+	struct proto_attr at;
+	size_t cur = 0, n = 0;
+	int r;
+
+	ctl_begin(ctl, &b, name ? CTL_SESSION_GET : CTL_SESSION_LIST);
+	if (name)
+		proto_put_str(&b, CTL_A_SESSION, name);
+	r = ctl_request(ctl, &b, &reply);
+	if (r < 0)
+		return r;
+	while (proto_attrs_next(&reply.attrs, &cur, &at)) {
+		struct ltt_session **grown;
+
+		if (at.id != CTL_A_SESSION_DESC || at.kind != PROTO_NEST)
+			continue;
+		grown = grow(list, n, sizeof(*list));
+		if (!grown) {
+			r = -ENOMEM;
+			break;
+		}
+		list = grown;
+		r = parse_session(&at, &list[n]);
+		if (r < 0)
+			break;
+		n++;
+	}
+	proto_msg_free(&reply);
+	if (r < 0) {
+		ltt_session_list_free(list, n);
+		return r;
+	}
+	*ret_list = list;
+	*ret_count = n;
+	return 0;
+}
+
+LTT_EXPORT int ltt_session_list(struct ltt_ctl *ctl, struct ltt_session ***ret_list,
+				size_t *ret_count)
+{
+	return describe(ctl, NULL, ret_list, ret_count);
+}
+
+LTT_EXPORT int ltt_session_get(struct ltt_ctl *ctl, const char *name, struct ltt_session **ret)
+{
+	struct ltt_session **list;
+	size_t n;
+	int r;
+
+	if (!name)
+		return -EINVAL;
+	r = describe(ctl, name, &list, &n);
+	if (r < 0)
+		return r;
+	if (n != 1) {
+		ltt_session_list_free(list, n);
+		return -LTT_ERR_PROTOCOL;
+	}
+	*ret = list[0];
+	free(list);
+	return 0;
+}
+
+LTT_EXPORT const char *ltt_session_name(const struct ltt_session *s)
+{
+	return s->name;
+}
+
+LTT_EXPORT const char *ltt_session_output(const struct ltt_session *s)
+{
+	return s->output;
+}
+
+LTT_EXPORT bool ltt_session_active(const struct ltt_session *s)
+{
+	return s->active;
+}
+
+LTT_EXPORT size_t ltt_session_channel_count(const struct ltt_session *s)
+{
+	return s->n_channels;
+}
+
+LTT_EXPORT const struct ltt_channel *ltt_session_channel(const struct ltt_session *s, size_t i)
+{
+	return i < s->n_channels ? &s->channels[i] : NULL;
+}
+
+LTT_EXPORT const char *ltt_channel_name(const struct ltt_channel *c)
+{
+	return c->name;
+}
+
+LTT_EXPORT enum ltt_domain ltt_channel_domain(const struct ltt_channel *c)
+{
+	return c->domain;
+}
+
+LTT_EXPORT void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr)
+{
+	*attr = c->attr;
+}
+
+LTT_EXPORT size_t ltt_channel_rule_count(const struct ltt_channel *c)
+{
+	return c->n_rules;
+}
+
+LTT_EXPORT void ltt_channel_get_rule(const struct ltt_channel *c, size_t i,
+				     struct ltt_event_rule *rule, bool *ret_enabled)
+{
+	*rule = c->rules[i].rule;
+	if (ret_enabled)
+		*ret_enabled = c->rules[i].enabled;
+}

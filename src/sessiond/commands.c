@@ -1,0 +1,279 @@
+/* commands.c - one handler per control request; see commands.h. */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/macros.h"
+
+struct request {
+	struct registry *reg;
+	const struct proto_attrs *attrs;
+	struct proto_builder *reply;	/* results go here; the status is added last */
+	const char *detail;
+};
+
+/* Reads the session the request names; -LTT_ERR_SESSION_NOT_FOUND if none. */
+static int target_session(struct request *rq, struct reg_session **ret)
+{
+	const char *name;
+	struct reg_session *s;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &name) < 0)
+		return -EBADMSG;
+	s = registry_find(rq->reg, name);
+	if (!s)
+		return -LTT_ERR_SESSION_NOT_FOUND;
+	*ret = s;
+	return 0;
+}
+
+/* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
+static int target_domain(struct request *rq, enum ltt_domain *domain, const char **channel)
+{
+	uint64_t d;
+
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
+		return -EBADMSG;
+	if (d == LTT_DOMAIN_KERNEL) {
+		rq->detail = "the kernel domain is not available in this version of ltt";
+		return -LTT_ERR_KERNEL_UNAVAILABLE;
+	}
+	if (d != LTT_DOMAIN_USER)
+		return -EBADMSG;
+	*domain = (enum ltt_domain)d;
+	*channel = NULL;
+	if (proto_get_str(rq->attrs, CTL_A_CHANNEL, channel) == -EBADMSG)
+		return -EBADMSG;
+	return 0;
+}
+
+static int session_create(struct request *rq)
+{
+	const char *name = NULL, *output = NULL;
+	struct reg_session *s;
+	uint64_t no_output = 0;
+	int r;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &output) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_NO_OUTPUT, &no_output) == -EBADMSG)
+		return -EBADMSG;
+	r = registry_session_create(rq->reg, name, output, no_output, &s, &rq->detail);
+	if (r < 0)
+		return r;
+	proto_put_str(rq->reply, CTL_A_SESSION, s->name);
+	proto_put_str(rq->reply, CTL_A_OUTPUT, s->output);
+	return 0;
+}
+
+static int session_destroy(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	return registry_session_destroy(rq->reg, s->name, &rq->detail);
+}
+
+/* mkdir -p with mode 0750 for each component. */
+static int make_dirs(const char *path)
+{
+	char *p = strdup(path);
+	int r = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *slash = p + 1;; slash++) {
+		if (*slash != '/' && *slash != '\0')
+			continue;
+		char c = *slash;
+
+		*slash = '\0';
+		if (mkdir(p, 0750) < 0 && errno != EEXIST) {
+			r = -errno;
+			break;
+		}
+		*slash = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return r;
+}
+
+static int session_start(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (s->active)
+		return -LTT_ERR_ALREADY_STARTED;
+	if (s->output[0] && make_dirs(s->output) < 0) {
+		rq->detail = s->output;
+		return -LTT_ERR_NO_OUTPUT;
+	}
+	s->active = true;
+	return 0;
+}
+
+static int session_stop(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->active)
+		return -LTT_ERR_ALREADY_STOPPED;
+	s->active = false;
+	return 0;
+}
+
+static void put_session_desc(struct proto_builder *b, const struct reg_session *s, bool deep)
+{
+	proto_nest_begin(b, CTL_A_SESSION_DESC);
+	proto_put_str(b, CTL_A_SESSION, s->name);
+	proto_put_str(b, CTL_A_OUTPUT, s->output);
+	proto_put_u64(b, CTL_A_ACTIVE, s->active);
+	for (size_t i = 0; deep && i < s->n_channels; i++) {
+		const struct reg_channel *c = &s->channels[i];
+
+		proto_nest_begin(b, CTL_A_CHANNEL_DESC);
+		proto_put_str(b, CTL_A_CHANNEL, c->name);
+		proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)c->domain);
+		ctl_put_channel_attr(b, &c->attr);
+		for (size_t k = 0; k < c->n_rules; k++) {
+			const struct reg_rule *r = &c->rules[k];
+			struct ltt_event_rule e = {
+				.size = sizeof(e),
+				.type = r->type,
+				.pattern = r->pattern,
+				.loglevel_match = r->loglevel_match,
+				.loglevel = r->loglevel,
+				.exclusions = (const char *const *)r->exclusions,
+				.n_exclusions = r->n_exclusions,
+				.filter = r->filter,
+			};
+
+			proto_nest_begin(b, CTL_A_RULE_DESC);
+			ctl_put_event_rule(b, &e);
+			proto_put_u64(b, CTL_A_ENABLED, r->enabled);
+			proto_nest_end(b);
+		}
+		proto_nest_end(b);
+	}
+	proto_nest_end(b);
+}
+
+static int session_list(struct request *rq)
+{
+	for (size_t i = 0; i < rq->reg->n_sessions; i++)
+		put_session_desc(rq->reply, rq->reg->sessions[i], false);
+	return 0;
+}
+
+static int session_get(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r == 0)
+		put_session_desc(rq->reply, s, true);
+	return r;
+}
+
+static int channel_enable(struct request *rq)
+{
+	struct ltt_channel_attr attr;
+	enum ltt_domain domain;
+	struct reg_session *s;
+	const char *channel;
+	int r;
+
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
+		return r;
+	if (!channel)
+		return -EBADMSG;
+	ltt_channel_attr_init(&attr, domain);
+	if (ctl_get_channel_attr(rq->attrs, &attr) < 0)
+		return -EBADMSG;
+	return registry_channel_add(s, domain, channel, &attr, &rq->detail);
+}
+
+static int event_enable(struct request *rq)
+{
+	struct ltt_event_rule rule;
+	const char **exclusions = NULL, *channel;
+	enum ltt_domain domain;
+	struct reg_session *s;
+	int r;
+
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
+		return r;
+	r = ctl_get_event_rule(rq->attrs, &rule, &exclusions);
+	if (r < 0)
+		return r;
+	r = registry_rule_enable(s, domain, channel, &rule, &rq->detail);
+	free(exclusions);
+	return r;
+}
+
+static int event_disable(struct request *rq)
+{
+	enum ltt_domain domain;
+	struct reg_session *s;
+	const char *channel, *pattern;
+	uint64_t all = 0;
+	int r;
+
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_PATTERN, &pattern) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_ALL, &all) < 0)
+		return -EBADMSG;
+	r = registry_rule_disable(s, domain, channel, pattern, all, &rq->detail);
+	if (r > 0)
+		proto_put_u64(rq->reply, CTL_A_COUNT, (uint64_t)r);
+	return r < 0 ? r : 0;
+}
+
+static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
+	[CTL_SESSION_CREATE] = session_create,
+	[CTL_SESSION_DESTROY] = session_destroy,
+	[CTL_SESSION_START] = session_start,
+	[CTL_SESSION_STOP] = session_stop,
+	[CTL_SESSION_LIST] = session_list,
+	[CTL_SESSION_GET] = session_get,
+	[CTL_CHANNEL_ENABLE] = channel_enable,
+	[CTL_EVENT_ENABLE] = event_enable,
+	[CTL_EVENT_DISABLE] = event_disable,
+};
+
+void commands_handle(struct registry *reg, const struct proto_msg *msg,
+		     struct proto_builder *reply)
+{
+	struct request rq = { .reg = reg, .attrs = &msg->attrs, .reply = reply };
+	int r = -EBADMSG;
+
+	proto_builder_init(reply, CTL_REPLY, msg->hdr.seq);
+	if (msg->hdr.type < CTL_MSG_TYPE_END && handlers[msg->hdr.type])
+		r = handlers[msg->hdr.type](&rq);
+	if (r == 0 && proto_builder_error(reply) < 0)
+		r = proto_builder_error(reply);
+	if (r < 0) {
+		/* a failed request answers its status alone */
+		proto_builder_free(reply);
+		proto_builder_init(reply, CTL_REPLY, msg->hdr.seq);
+	}
+	if (r == -EBADMSG && !rq.detail)
+		rq.detail = "malformed request";
+	proto_put_i64(reply, CTL_A_STATUS, r);
+	if (rq.detail)
+		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
+}

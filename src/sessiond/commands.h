@@ -1,0 +1,16 @@
+/* commands.h - answering libltt-ctl's requests (see proto/ctl-protocol.h). */
+#ifndef LTT_SESSIOND_COMMANDS_H
+#define LTT_SESSIOND_COMMANDS_H
+
+#include "proto/ctl-protocol.h"
+#include "registry.h"
+
+/*
+ * Executes the request msg against reg and builds its reply into *reply
+ * (initialized here; the caller sends and frees it). Never fails as a
+ * whole: an invalid request gets a reply with a negative status.
+ */
+void commands_handle(struct registry *reg, const struct proto_msg *msg,
+		     struct proto_builder *reply);
+
+#endif /* LTT_SESSIOND_COMMANDS_H */

@@ -1,0 +1,257 @@
+/*
+ * ltt-sessiond - the session daemon: owns this user's tracing sessions and
+ * answers libltt-ctl's requests on $RUNTIME/sessiond.sock.
+ *
+ * One thread, one poll loop: a request is read whole (bounded by a timeout,
+ * so a stalled client cannot hold the daemon), executed against the
+ * registry, and answered. Only peers of the same user (or root) are served.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ltt-config.h"
+#include "commands.h"
+#include "registry.h"
+
+#define MAX_CLIENTS 256
+#define REQUEST_TIMEOUT_MS 2000
+
+static FILE *log_file;
+
+static void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ltt-sessiond: ", log_file);
+	vfprintf(log_file, fmt, ap);
+	fputc('\n', log_file);
+	fflush(log_file);
+	va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ltt-sessiond [--daemonize]\n"
+		"\n"
+		"The ltt session daemon: keeps this user's tracing sessions and serves\n"
+		"the ltt command on a Unix socket in the runtime directory ($LTT_HOME,\n"
+		"else /run/ltt for root, else $XDG_RUNTIME_DIR/ltt, else $HOME/.ltt).\n"
+		"`ltt create` starts it when none runs.\n"
+		"\n"
+		"  -d, --daemonize   detach and run in the background (log: RUNTIME/sessiond.log)\n"
+		"  -h, --help        show this help\n"
+		"  -V, --version     show the version\n");
+}
+
+struct daemon_state {
+	struct registry reg;
+	struct pollfd fds[2 + MAX_CLIENTS];	/* [0] listener, [1] signals, clients */
+	unsigned n_clients;
+};
+
+static void drop_client(struct daemon_state *d, unsigned i)
+{
+	close(d->fds[2 + i].fd);
+	d->fds[2 + i] = d->fds[2 + d->n_clients - 1];
+	d->n_clients--;
+}
+
+static void accept_client(struct daemon_state *d, int listener)
+{
+	uid_t uid;
+	int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (proto_peer_cred(fd, NULL, &uid, NULL) < 0 || (uid != geteuid() && uid != 0)) {
+		log_msg("refused a connection from uid %u", (unsigned)uid);
+		close(fd);
+		return;
+	}
+	if (d->n_clients == MAX_CLIENTS) {
+		log_msg("refused a connection: %d clients already", MAX_CLIENTS);
+		close(fd);
+		return;
+	}
+	d->fds[2 + d->n_clients++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+}
+
+/* Serves one request of client i; false if the client must be dropped. */
+static bool serve(struct daemon_state *d, unsigned i)
+{
+	struct proto_builder reply;
+	struct proto_msg msg;
+	int fd = d->fds[2 + i].fd, r;
+
+	r = proto_recv(fd, &msg, REQUEST_TIMEOUT_MS);
+	if (r < 0) {
+		if (r != -ECONNRESET)
+			log_msg("dropping a client: %s", strerror(-r));
+		return false;
+	}
+	commands_handle(&d->reg, &msg, &reply);
+	proto_msg_free(&msg);
+	r = proto_send(fd, &reply, NULL, 0, REQUEST_TIMEOUT_MS);
+	proto_builder_free(&reply);
+	return r == 0;
+}
+
+static int run(int listener, int sigfd)
+{
+	struct daemon_state *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->fds[0] = (struct pollfd){ .fd = listener, .events = POLLIN };
+	d->fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+	for (;;) {
+		if (poll(d->fds, 2 + d->n_clients, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			log_msg("poll: %s", strerror(errno));
+			break;
+		}
+		if (d->fds[1].revents)
+			break;
+		/* backwards: drop_client() moves the last client into the gap */
+		for (unsigned i = d->n_clients; i-- > 0;) {
+			short ev = d->fds[2 + i].revents;
+
+			if (ev & POLLIN) {
+				if (!serve(d, i))
+					drop_client(d, i);
+			} else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
+				drop_client(d, i);
+			}
+		}
+		if (d->fds[0].revents & POLLIN)
+			accept_client(d, listener);
+	}
+	while (d->n_clients)
+		drop_client(d, d->n_clients - 1);
+	registry_free(&d->reg);
+	free(d);
+	return 0;
+}
+
+static int detach(const char *runtime)
+{
+	char path[4200];
+	pid_t pid;
+	int null;
+
+	snprintf(path, sizeof(path), "%s/sessiond.log", runtime);
+	log_file = fopen(path, "ae");
+	if (!log_file)
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);	/* the socket already listens: clients can connect */
+	setsid();
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "daemonize", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	char runtime[4096], sock[4200], pidpath[4200];
+	bool daemonize = false;
+	int c, listener, sigfd, r;
+	sigset_t mask;
+	FILE *pf;
+
+	log_file = stderr;
+	while ((c = getopt_long(argc, argv, "dhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			daemonize = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ltt-sessiond %s\n", LTT_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	r = proto_runtime_dir(runtime, sizeof(runtime));
+	if (r < 0) {
+		log_msg("cannot use the runtime directory: %s", strerror(-r));
+		return 1;
+	}
+	snprintf(sock, sizeof(sock), "%s/sessiond.sock", runtime);
+	snprintf(pidpath, sizeof(pidpath), "%s/sessiond.pid", runtime);
+	r = proto_listen(sock, &listener);
+	if (r == -EADDRINUSE) {
+		log_msg("a session daemon already serves %s", sock);
+		return 1;
+	}
+	if (r < 0) {
+		log_msg("cannot listen on %s: %s", sock, strerror(-r));
+		return 1;
+	}
+	if (daemonize && (r = detach(runtime)) < 0) {
+		fprintf(stderr, "ltt-sessiond: cannot detach: %s\n", strerror(-r));
+		unlink(sock);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sigfd < 0) {
+		log_msg("signalfd: %s", strerror(errno));
+		unlink(sock);
+		return 1;
+	}
+	pf = fopen(pidpath, "we");
+	if (pf) {
+		fprintf(pf, "%d\n", (int)getpid());
+		fclose(pf);
+	}
+	log_msg("serving %s (pid %d)", sock, (int)getpid());
+	r = run(listener, sigfd);
+	unlink(sock);
+	unlink(pidpath);
+	close(listener);
+	close(sigfd);
+	log_msg("exiting");
+	return r < 0 ? 1 : 0;
+}
