@@ -439,7 +439,7 @@ static void ns_add(struct parser *ps, struct named **tab, size_t *n, size_t *cap
 	}
 	(*tab)[*n].name = xstrdup(ps, name);
 	(*tab)[*n].type = type;	/* the registered original; uses copy it */
-	if (!ps->failed)
+	if ((*tab)[*n].name)
 		(*n)++;
 }
 
@@ -1399,14 +1399,14 @@ static bool parse_env_block(struct parser *ps)
 		m->env = g;
 		g = &m->env[m->nenv];
 		memset(g, 0, sizeof(*g));
+		m->nenv++;	/* counted first: rd_meta_free() frees what was set */
 		g->key = xstrdup(ps, e.name);
 		if (e.v.kind == AV_INT)
 			g->num = e.v.i;
 		else
 			g->str = xstrdup(ps, e.v.text);
-		if (ps->failed)
+		if (ps->failed || !g->key)
 			return false;
-		m->nenv++;
 	}
 	return true;
 }
@@ -2201,7 +2201,7 @@ void rd_meta_free(struct rd_meta *m)
 const struct rd_env *rd_meta_env(const struct rd_meta *m, const char *key)
 {
 	for (size_t i = 0; i < m->nenv; i++)
-		if (!strcmp(m->env[i].key, key))
+		if (m->env[i].key && !strcmp(m->env[i].key, key))
 			return &m->env[i];
 	return NULL;
 }
