@@ -1099,7 +1099,8 @@ static int finish_open(struct ltt_reader *r, struct ltt_reader **ret_reader, cha
 		seterr(r, "out of memory");
 		goto err;
 	}
-	memcpy(order, r->streams, r->nstreams * sizeof(*order));
+	if (r->nstreams)
+		memcpy(order, r->streams, r->nstreams * sizeof(*order));
 	qsort(order, r->nstreams, sizeof(*order), cmp_major);
 	for (size_t i = 0, rank = 0; i < r->nstreams; i++) {
 		if (i && cmp_major(&order[i - 1], &order[i]))
