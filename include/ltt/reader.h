@@ -165,6 +165,18 @@ const char *ltt_value_member_name_len(const struct ltt_value *v, size_t idx, siz
 /* A structure member by name (leading '_' stripped), or NULL. */
 const struct ltt_value *ltt_value_member(const struct ltt_value *v, const char *name);
 
+/*
+ * ltt_value_format_pretty - appends v in babeltrace2's text layout (its
+ * sink.text.pretty: `{ a = 1, s = "x" }`, `[ [0] = 1 ]`, enums as
+ * `( "L" : container = 1 )`, display bases, %g floats, escaped strings) to
+ * the growable buffer *buf (malloc()ed, *cap bytes, *len used; NULL/0/0 to
+ * start; realloc()ed as needed, owned by the caller). field_names: print
+ * member names and array indices. Returns 0 or -ENOMEM (then the text is
+ * cut short).
+ */
+int ltt_value_format_pretty(const struct ltt_value *v, int field_names, char **buf,
+			    size_t *len, size_t *cap);
+
 #ifdef __cplusplus
 }
 #endif

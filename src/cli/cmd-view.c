@@ -7,7 +7,6 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,178 +158,6 @@ seconds:
 }
 
 /* --- values ------------------------------------------------------------------------- */
-
-static void put_escaped(struct out *o, const char *s, size_t len)
-{
-	static const char hexd[] = "0123456789abcdef";
-
-	out_c(o, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '\\': out_mem(o, "\\\\", 2); continue;
-		case '\'': out_mem(o, "\\'", 2); continue;
-		case '"': out_mem(o, "\\\"", 2); continue;
-		case '?': out_mem(o, "\\?", 2); continue;
-		}
-		if (c >= 0x20 && c != 0x7f) {
-			out_c(o, (char)c);
-			continue;
-		}
-		switch (c) {
-		case '\0': out_mem(o, "\\0", 2); break;
-		case '\a': out_mem(o, "\\a", 2); break;
-		case '\b': out_mem(o, "\\b", 2); break;
-		case 0x1b: out_mem(o, "\\e", 2); break;
-		case '\f': out_mem(o, "\\f", 2); break;
-		case '\n': out_mem(o, "\\n", 2); break;
-		case '\r': out_mem(o, "\\r", 2); break;
-		case '\t': out_mem(o, "\\t", 2); break;
-		case '\v': out_mem(o, "\\v", 2); break;
-		default:
-			out_mem(o, "\\x", 2);
-			out_c(o, hexd[c >> 4]);
-			out_c(o, hexd[c & 15]);
-			break;
-		}
-	}
-	out_c(o, '"');
-}
-
-static void put_integer(struct out *o, const struct ltt_value *v)
-{
-	bool is_signed = ltt_value_kind(v) == LTT_VALUE_SIGNED ||
-			 ltt_value_kind(v) == LTT_VALUE_ENUM_SIGNED;
-	uint64_t u = ltt_value_u64(v);
-	unsigned len = ltt_value_bits(v);
-
-	switch (ltt_value_base(v)) {
-	case 2:
-		out_mem(o, "0b", 2);
-		u = len >= 64 ? u : u << (64 - len);
-		for (unsigned b = 0; b < len; b++) {
-			out_c(o, (u & (UINT64_C(1) << 63)) ? '1' : '0');
-			u <<= 1;
-		}
-		return;
-	case 8:
-		if (is_signed && len < 64) {
-			unsigned rl = ((len - 1) / 3 + 1) * 3;
-
-			if (rl < 64)
-				u &= (UINT64_C(1) << rl) - 1;
-		}
-		out_c(o, '0');
-		out_oct(o, u);
-		return;
-	case 16:
-		if (len < 64) {
-			unsigned rl = (len + 3) & ~3u;
-
-			if (rl < 64)
-				u &= (UINT64_C(1) << rl) - 1;
-		}
-		out_mem(o, "0x", 2);
-		out_hex(o, u);
-		return;
-	default:
-		if (is_signed)
-			out_i64(o, ltt_value_i64(v));
-		else
-			out_u64(o, u);
-		return;
-	}
-}
-
-static void put_double(struct out *o, double d)
-{
-	char tmp[64];
-	int n;
-
-	/* %g prints integers below 10^6 as integers: the common case, without printf */
-	if (d > -1e6 && d < 1e6 && d == (double)(int64_t)d && (d != 0 || !signbit(d))) {
-		out_i64(o, (int64_t)d);
-		return;
-	}
-	n = snprintf(tmp, sizeof(tmp), "%g", d);
-
-	out_mem(o, tmp, (size_t)n);
-}
-
-static void put_value(struct out *o, const struct ltt_value *v, bool names)
-{
-	size_t n, len;
-	const char *s;
-
-	switch (ltt_value_kind(v)) {
-	case LTT_VALUE_UNSIGNED:
-	case LTT_VALUE_SIGNED:
-		put_integer(o, v);
-		return;
-	case LTT_VALUE_ENUM_UNSIGNED:
-	case LTT_VALUE_ENUM_SIGNED: {
-		const char *label = ltt_value_enum_label(v, 0);
-
-		out_mem(o, "( ", 2);
-		if (!label)
-			out_str(o, "<unknown>");
-		for (size_t i = 0; label; label = ltt_value_enum_label(v, ++i)) {
-			if (i)
-				out_mem(o, ", ", 2);
-			put_escaped(o, label, strlen(label));
-		}
-		out_str(o, " : container = ");
-		put_integer(o, v);
-		out_mem(o, " )", 2);
-		return;
-	}
-	case LTT_VALUE_FLOAT:
-	case LTT_VALUE_DOUBLE:
-		put_double(o, ltt_value_double(v));
-		return;
-	case LTT_VALUE_STRING:
-		s = ltt_value_string(v, &len);
-		put_escaped(o, s, len);
-		return;
-	case LTT_VALUE_STRUCT:
-		n = ltt_value_count(v);
-		out_c(o, '{');
-		for (size_t i = 0; i < n; i++) {
-			out_mem(o, i ? ", " : " ", i ? 2 : 1);
-			if (names) {
-				size_t nl;
-				const char *nm = ltt_value_member_name_len(v, i, &nl);
-
-				out_mem(o, nm, nl);
-				out_mem(o, " = ", 3);
-			}
-			put_value(o, ltt_value_child(v, i), names);
-		}
-		out_mem(o, " }", 2);
-		return;
-	case LTT_VALUE_ARRAY:
-	case LTT_VALUE_SEQUENCE:
-		n = ltt_value_count(v);
-		out_c(o, '[');
-		for (size_t i = 0; i < n; i++) {
-			out_mem(o, i ? ", " : " ", i ? 2 : 1);
-			if (names) {
-				out_c(o, '[');
-				out_u64(o, i);
-				out_mem(o, "] = ", 4);
-			}
-			put_value(o, ltt_value_child(v, i), names);
-		}
-		out_mem(o, " ]", 2);
-		return;
-	case LTT_VALUE_VARIANT:
-		out_mem(o, "{ ", 2);
-		put_value(o, ltt_value_child(v, 0), names);
-		out_mem(o, " }", 2);
-		return;
-	}
-}
 
 /* --- the pretty layout -------------------------------------------------------------- */
 
@@ -518,9 +345,15 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 			out_str(o, scope_names[i]);
 			out_mem(o, " = ", 3);
 		}
-		put_value(o, v, i == 3 ? w->names_payload : w->names_context);
+		if (ltt_value_format_pretty(v, i == 3 ? w->names_payload : w->names_context,
+					    &o->buf, &o->n, &o->cap) < 0) {
+			fprintf(stderr, "Error: view: out of memory\n");
+			exit(1);
+		}
 	}
 	out_c(o, '\n');
+	if (o->n > o->cap / 2)
+		out_flush(o);
 }
 
 static void put_discarded(struct view *w, const struct ltt_event *ev, bool packets)

@@ -35,6 +35,7 @@ struct rd_member {
 	char *name;		/* as written (leading '_' kept) */
 	const char *shown;	/* name without its leading '_' */
 	size_t shown_len;
+	char *sep;		/* ", SHOWN = " for the pretty printer (sep + 1: the first) */
 	struct rd_type *type;
 };
 

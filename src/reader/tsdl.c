@@ -405,6 +405,7 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 			t->members[i].shown = t->members[i].name ?
 				t->members[i].name + (t->members[i].name[0] == '_') : NULL;
 			t->members[i].shown_len = src->members[i].shown_len;
+			t->members[i].sep = NULL;
 			t->members[i].type = type_copy(ps, src->members[i].type, depth + 1);
 			if (ps->failed)
 				return NULL;
@@ -1093,6 +1094,7 @@ static bool add_member(struct parser *ps, struct rd_type *st, char *name, struct
 	g[st->nmembers].name = name;
 	g[st->nmembers].shown = name + (name[0] == '_');
 	g[st->nmembers].shown_len = strlen(g[st->nmembers].shown);
+	g[st->nmembers].sep = NULL;
 	g[st->nmembers].type = t;
 	st->nmembers++;
 	if (st->kind == RD_STRUCT && t->align > st->align)
@@ -2134,6 +2136,16 @@ static void plan_struct(struct parser *ps, struct rd_type *t)
 
 	if (t->kind != RD_STRUCT || !t->nmembers)
 		return;
+	for (size_t i = 0; i < t->nmembers; i++) {
+		struct rd_member *mb = &t->members[i];
+
+		free(mb->sep);
+		if (asprintf(&mb->sep, ", %s = ", mb->shown) < 0) {
+			mb->sep = NULL;
+			nomem(ps);
+			return;
+		}
+	}
 	t->static_off = malloc(t->nmembers * sizeof(*t->static_off));
 	if (!t->static_off) {
 		nomem(ps);
@@ -2154,8 +2166,10 @@ static void plan_struct(struct parser *ps, struct rd_type *t)
 
 static void type_free(struct rd_type *t)
 {
-	for (size_t i = 0; i < t->nmembers; i++)
+	for (size_t i = 0; i < t->nmembers; i++) {
 		free(t->members[i].name);
+		free(t->members[i].sep);
+	}
 	free(t->members);
 	for (size_t i = 0; i < t->nmappings; i++) {
 		free(t->mappings[i].label);
