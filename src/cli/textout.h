@@ -33,7 +33,22 @@ static inline void out_mem(struct out *o, const char *s, size_t len)
 {
 	char *d = out_reserve(o, len);
 
-	if (len <= 16) {	/* names and numbers: cheaper than a memcpy call */
+	/* short copies without a call: overlapping fixed-size moves within [s, s + len) */
+	if (len >= 8 && len <= 16) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + len - 8, &b, 8);
+	} else if (len >= 4 && len < 8) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + len - 4, &b, 4);
+	} else if (len < 4) {
 		for (size_t i = 0; i < len; i++)
 			d[i] = s[i];
 	} else {

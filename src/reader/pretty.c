@@ -43,7 +43,27 @@ static inline void put(struct tbuf *t, const char *s, size_t n)
 
 	if (!d)
 		return;
-	memcpy(d, s, n);
+	/* short copies without a call: overlapping fixed-size moves within [s, s + n) */
+	if (n >= 8 && n <= 16) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
 	*t->len += n;
 }
 
