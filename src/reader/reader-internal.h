@@ -19,7 +19,7 @@
 
 /* Bounds on outside input: metadata and packets cannot make us loop or blow up. */
 #define RD_MAX_DEPTH 64			/* nesting of types and of the parser */
-#define RD_MAX_TYPES (1u << 20)		/* type nodes per trace */
+#define RD_MAX_TYPES (1u << 17)		/* type nodes per trace (under 100 MiB at worst) */
 #define RD_MAX_VALUES (1u << 22)	/* values decoded for one scope */
 #define RD_MAX_METADATA (64u << 20)	/* bytes of metadata text */
 
@@ -52,7 +52,7 @@ struct rd_path {
 	int scope;		/* -1 relative, else enum rd_scope_id */
 	int up;			/* relative: how many enclosing structs to go up */
 	size_t depth;
-	size_t idx[RD_MAX_DEPTH];	/* member indices from the start struct */
+	uint32_t idx[RD_MAX_DEPTH];	/* member indices from the start struct */
 	const struct rd_type *target;
 };
 

@@ -1753,7 +1753,7 @@ static const struct rd_type *descend(const struct rd_type *t, const char *rest, 
 		idx = rd_struct_index(t, comp);
 		if (idx < 0)
 			return NULL;
-		p->idx[p->depth++] = (size_t)idx;
+		p->idx[p->depth++] = (uint32_t)idx;
 		t = t->members[idx].type;
 		rest = dot ? dot + 1 : rest + l;
 	}
@@ -1804,7 +1804,7 @@ static bool resolve_path(struct walk *w, struct rd_path *p)
 					continue;
 				p->scope = -1;
 				p->up = (int)up;
-				p->idx[0] = i;
+				p->idx[0] = (uint32_t)i;
 				p->depth = 1;
 				p->target = descend(mb->type, dot ? dot + 1 : "", p);
 				return p->target != NULL;
@@ -1817,7 +1817,7 @@ static bool resolve_path(struct walk *w, struct rd_path *p)
 			if (idx < 0)
 				continue;
 			p->scope = sc;
-			p->idx[0] = (size_t)idx;
+			p->idx[0] = (uint32_t)idx;
 			p->depth = 1;
 			p->target = descend(w->roots[sc]->members[idx].type, dot ? dot + 1 : "", p);
 			return p->target != NULL;
