@@ -72,14 +72,23 @@ static const char digit_pairs[201] =
 static inline char *u64_digits(char *end, uint64_t v)
 {
 	char *p = end;
+	uint32_t w;
 
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		unsigned d = (unsigned)(v % 100) * 2;
 
 		v /= 100;
 		*--p = digit_pairs[d + 1];
 		*--p = digit_pairs[d];
 	}
+	/* 32-bit divisions are cheaper */
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
+		unsigned d = (w % 100) * 2;
+
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	v = w;
 	if (v >= 10) {
 		unsigned d = (unsigned)v * 2;
 

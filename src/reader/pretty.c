@@ -88,14 +88,23 @@ static void put_u64(struct tbuf *t, uint64_t v)
 {
 	char tmp[24];
 	char *p = tmp + sizeof(tmp);
+	uint32_t w;
 
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		unsigned d = (unsigned)(v % 100) * 2;
 
 		v /= 100;
 		*--p = digit_pairs[d + 1];
 		*--p = digit_pairs[d];
 	}
+	/* 32-bit divisions are cheaper */
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
+		unsigned d = (w % 100) * 2;
+
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	v = w;
 	if (v >= 10) {
 		unsigned d = (unsigned)v * 2;
 
