@@ -63,4 +63,35 @@ void an_period_print(const struct an_period *res, const char *begin, const char 
 		     const char *key_field, bool json, FILE *out);
 void an_period_free(struct an_period *res);
 
+/* --- kernel: syscalls and interrupts (LTTng's kernel event names) --------- */
+
+struct an_latency {
+	char *name;		/* syscall name ("openat"), or "irq 17 (eth0)", "softirq 3" */
+	uint64_t count;
+	uint64_t errors;	/* syscalls: exits with ret < 0 */
+	uint64_t min, max;	/* ns */
+	double mean;
+	uint64_t total;
+};
+
+struct an_kernel {
+	struct an_latency *rows;	/* sorted by total time, then name */
+	size_t nrows;
+	uint64_t unmatched;		/* exits without an entry */
+};
+
+/*
+ * syscalls: pairs syscall_entry_NAME with syscall_exit_NAME (and the
+ * compat_ ones) of the same thread (the event's `tid` context field, else
+ * the CPU's current thread from sched_switch's next_tid, else the CPU);
+ * exits with a negative `ret` count as errors.
+ * irq: pairs irq_handler_entry/exit by CPU and `irq`, irq_softirq_entry/exit
+ * by CPU and `vec`.
+ * 0, -ENOMEM, -EBADMSG. Free with an_kernel_free().
+ */
+int an_syscalls_run(struct ltt_reader *r, struct an_kernel *res);
+int an_irq_run(struct ltt_reader *r, struct an_kernel *res);
+void an_kernel_print(const struct an_kernel *res, const char *what, bool json, FILE *out);
+void an_kernel_free(struct an_kernel *res);
+
 #endif /* LTT_ANALYSIS_H */

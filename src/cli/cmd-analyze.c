@@ -22,6 +22,10 @@ static const char help[] =
 "            second, discarded events per stream\n"
 "  period    durations between a begin and an end event: count, min, mean,\n"
 "            p50, p90, p99, max\n"
+"  syscalls  system calls of kernel traces (syscall_entry_X/syscall_exit_X):\n"
+"            count, errors, min, mean, max, total time per call\n"
+"  irq       interrupt handlers (irq_handler_entry/exit, irq_softirq_entry/exit):\n"
+"            count, min, mean, max, total time per irq\n"
 "\n"
 "Options:\n"
 "      --json               one JSON object instead of text tables\n"
@@ -73,8 +77,9 @@ int cmd_analyze(int argc, char **argv)
 	}
 	what = argv[optind];
 	path = argv[optind + 1];
-	if (strcmp(what, "events") && strcmp(what, "period")) {
-		cli_error("analyze: unknown analysis '%s' (events, period)", what);
+	if (strcmp(what, "events") && strcmp(what, "period") && strcmp(what, "syscalls") &&
+	    strcmp(what, "irq")) {
+		cli_error("analyze: unknown analysis '%s' (events, period, syscalls, irq)", what);
 		return 2;
 	}
 	if (!strcmp(what, "period") && (!begin || !end)) {
@@ -94,6 +99,14 @@ int cmd_analyze(int argc, char **argv)
 		if (ret == 0) {
 			an_events_print(&res, json, stdout);
 			an_events_free(&res);
+		}
+	} else if (!strcmp(what, "syscalls") || !strcmp(what, "irq")) {
+		struct an_kernel res;
+
+		ret = what[0] == 's' ? an_syscalls_run(r, &res) : an_irq_run(r, &res);
+		if (ret == 0) {
+			an_kernel_print(&res, what, json, stdout);
+			an_kernel_free(&res);
 		}
 	} else {
 		struct an_period res;

@@ -73,3 +73,79 @@ def test_period_needs_its_events(tmp_path):
     p = subprocess.run([LTT, "analyze", "period", trace(tmp_path)], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and "--begin-event" in p.stderr
+
+
+KERNEL = """
+typealias integer { size = 32; align = 8; signed = true; } := int32_t;
+typealias integer { size = 64; align = 8; signed = true; } := int64_t;
+event { name = "sched_switch"; id = 1; stream_id = 0; fields := struct {
+	int32_t _prev_tid; int32_t _next_tid; }; };
+event { name = "syscall_entry_openat"; id = 2; stream_id = 0; fields := struct { int32_t _dfd; }; };
+event { name = "syscall_exit_openat"; id = 3; stream_id = 0; fields := struct { int64_t _ret; }; };
+event { name = "syscall_entry_read"; id = 4; stream_id = 0; fields := struct { int32_t _fd; }; };
+event { name = "syscall_exit_read"; id = 5; stream_id = 0; fields := struct { int64_t _ret; }; };
+event { name = "irq_handler_entry"; id = 6; stream_id = 0; fields := struct { int32_t _irq; string _name; }; };
+event { name = "irq_handler_exit"; id = 7; stream_id = 0; fields := struct { int32_t _irq; int32_t _ret; }; };
+event { name = "irq_softirq_entry"; id = 8; stream_id = 0; fields := struct { int32_t _vec; }; };
+event { name = "irq_softirq_exit"; id = 9; stream_id = 0; fields := struct { int32_t _vec; }; };
+"""
+
+
+def i32(*vals):
+    def w(b):
+        for v in vals:
+            b.sint(v, 32, 8)
+    return w
+
+
+def i64(v):
+    return lambda b: b.sint(v, 64, 8)
+
+
+def kernel_trace(tmp_path):
+    def irq(n, name):
+        def w(b):
+            b.sint(n, 32, 8)
+            b.string(name)
+        return w
+    # CPU 0: thread 10 opens (100 ns, fails), is switched out in read; thread 20
+    # runs read (50 ns) ; thread 10 comes back and its read ends (1000 ns total).
+    c0 = ctfgen.packet([
+        (1, 100, i32(0, 10)),
+        (2, 200, i32(-100)), (3, 300, i64(-2)),
+        (4, 400, i32(3)),
+        (6, 450, irq(17, "eth0")), (7, 470, i32(17, 1)),
+        (1, 500, i32(10, 20)),
+        (4, 600, i32(4)), (5, 650, i64(10)),
+        (1, 700, i32(20, 10)),
+        (5, 1400, i64(4096)),
+        (8, 1500, i32(3)), (9, 1530, i32(3)),
+    ], 0, 1530, cpu=0)
+    # CPU 1: an exit without entry, and one more irq 17
+    c1 = ctfgen.packet([
+        (1, 10, i32(0, 30)),
+        (3, 20, i64(0)),
+        (6, 100, irq(17, "eth0")), (7, 130, i32(17, 1)),
+    ], 0, 130, cpu=1, instance=1)
+    return ctfgen.write_trace(str(tmp_path / "k"), ctfgen.metadata(KERNEL, offset_s=0),
+                              {"k_0": c0, "k_1": c1})
+
+
+def test_syscalls(tmp_path):
+    r = json.loads(analyze("syscalls", "--json", kernel_trace(tmp_path)))
+    rows = {x["name"]: x for x in r["syscalls"]}
+    assert rows["read"]["count"] == 2 and rows["read"]["min_ns"] == 50
+    assert rows["read"]["max_ns"] == 1000 and rows["read"]["total_ns"] == 1050
+    assert rows["openat"] == {"name": "openat", "count": 1, "errors": 1, "min_ns": 100,
+                              "mean_ns": 100.0, "max_ns": 100, "total_ns": 100}
+    assert [x["name"] for x in r["syscalls"]] == ["read", "openat"]
+    assert r["unmatched"] == 1
+
+
+def test_irq(tmp_path):
+    r = json.loads(analyze("irq", "--json", kernel_trace(tmp_path)))
+    rows = {x["name"]: x for x in r["irq"]}
+    assert rows["irq 17 (eth0)"]["count"] == 2
+    assert (rows["irq 17 (eth0)"]["min_ns"], rows["irq 17 (eth0)"]["max_ns"]) == (20, 30)
+    assert rows["softirq 3"]["total_ns"] == 30
+    assert "irq 17 (eth0)" in analyze("irq", kernel_trace(tmp_path))
