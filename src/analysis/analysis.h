@@ -91,6 +91,16 @@ struct an_kernel {
  */
 int an_syscalls_run(struct ltt_reader *r, struct an_kernel *res);
 int an_irq_run(struct ltt_reader *r, struct an_kernel *res);
+/*
+ * sched-latency: per woken thread (its comm), the time from sched_wakeup
+ * (or sched_waking's absence: sched_wakeup_new too) of `tid` to the
+ * sched_switch whose next_tid is that thread.
+ * process: per thread (next_comm, tid), the CPU time between its
+ * sched_switch in (next_tid) and out (prev_tid) on a CPU; errors counts
+ * its switches out.
+ */
+int an_sched_latency_run(struct ltt_reader *r, struct an_kernel *res);
+int an_process_run(struct ltt_reader *r, struct an_kernel *res);
 void an_kernel_print(const struct an_kernel *res, const char *what, bool json, FILE *out);
 void an_kernel_free(struct an_kernel *res);
 

@@ -15,6 +15,7 @@
 struct open_entry {
 	uint64_t key, sub;
 	int64_t ns;
+	int64_t val;		/* process: the thread on the CPU */
 	char name[64];
 };
 
@@ -267,6 +268,118 @@ int an_irq_run(struct ltt_reader *r, struct an_kernel *res)
 		open_del(&open, e);
 		if (ret < 0)
 			goto out;
+	}
+	if (ret < 0) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	finish(res);
+	ret = 0;
+out:
+	free(open.e);
+	if (ret < 0)
+		an_kernel_free(res);
+	return ret;
+}
+
+static void field_str(const struct ltt_event *ev, const char *name, char *buf, size_t len)
+{
+	const struct ltt_value *v = ltt_event_field(ev, name);
+	size_t sl = 0;
+	const char *str = v ? ltt_value_string(v, &sl) : NULL;
+
+	snprintf(buf, len, "%.*s", str ? (int)sl : 1, str ? str : "?");
+}
+
+int an_sched_latency_run(struct ltt_reader *r, struct an_kernel *res)
+{
+	struct open_set open = { 0 };
+	const struct ltt_event *ev;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	while ((ret = ltt_reader_next(r, &ev)) > 0) {
+		const char *name = ltt_event_name(ev);
+		struct open_entry *e;
+		int64_t tid;
+
+		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev))
+			continue;
+		if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_wakeup_new")) {
+			if (!field_int(ev, "tid", &tid))
+				continue;
+			e = open_find(&open, (uint64_t)tid, 0);
+			if (e)
+				continue;	/* already runnable: the first wakeup counts */
+			e = open_add(&open, (uint64_t)tid, 0);
+			if (!e) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			e->ns = ltt_event_ns(ev);
+			field_str(ev, "comm", e->name, sizeof(e->name));
+		} else if (!strcmp(name, "sched_switch")) {
+			if (!field_int(ev, "next_tid", &tid))
+				continue;
+			e = open_find(&open, (uint64_t)tid, 0);
+			if (!e)
+				continue;
+			ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), false);
+			open_del(&open, e);
+			if (ret < 0)
+				goto out;
+		}
+	}
+	if (ret < 0) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	finish(res);
+	ret = 0;
+out:
+	free(open.e);
+	if (ret < 0)
+		an_kernel_free(res);
+	return ret;
+}
+
+int an_process_run(struct ltt_reader *r, struct an_kernel *res)
+{
+	struct open_set open = { 0 };
+	const struct ltt_event *ev;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	while ((ret = ltt_reader_next(r, &ev)) > 0) {
+		struct open_entry *e;
+		int64_t prev, next, cpu = ltt_event_cpu(ev);
+
+		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev) ||
+		    strcmp(ltt_event_name(ev), "sched_switch"))
+			continue;
+		if (!field_int(ev, "prev_tid", &prev) || !field_int(ev, "next_tid", &next))
+			continue;
+		e = open_find(&open, (uint64_t)cpu, 0);
+		if (e && e->val == prev) {
+			ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), true);
+			if (ret < 0)
+				goto out;
+		}
+		if (e)
+			open_del(&open, e);
+		e = open_add(&open, (uint64_t)cpu, 0);
+		if (!e) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		e->val = next;
+		e->ns = ltt_event_ns(ev);
+		{
+			char comm[40];
+
+			field_str(ev, "next_comm", comm, sizeof(comm));
+			snprintf(e->name, sizeof(e->name), "%s (%" PRId64 ")", comm, next);
+		}
 	}
 	if (ret < 0) {
 		ret = -EBADMSG;

@@ -26,6 +26,8 @@ static const char help[] =
 "            count, errors, min, mean, max, total time per call\n"
 "  irq       interrupt handlers (irq_handler_entry/exit, irq_softirq_entry/exit):\n"
 "            count, min, mean, max, total time per irq\n"
+"  sched-latency  time from sched_wakeup to running (sched_switch), per comm\n"
+"  process   CPU time per thread between its sched_switch in and out\n"
 "\n"
 "Options:\n"
 "      --json               one JSON object instead of text tables\n"
@@ -78,8 +80,9 @@ int cmd_analyze(int argc, char **argv)
 	what = argv[optind];
 	path = argv[optind + 1];
 	if (strcmp(what, "events") && strcmp(what, "period") && strcmp(what, "syscalls") &&
-	    strcmp(what, "irq")) {
-		cli_error("analyze: unknown analysis '%s' (events, period, syscalls, irq)", what);
+	    strcmp(what, "irq") && strcmp(what, "sched-latency") && strcmp(what, "process")) {
+		cli_error("analyze: unknown analysis '%s' (events, period, syscalls, irq, sched-latency, process)",
+			  what);
 		return 2;
 	}
 	if (!strcmp(what, "period") && (!begin || !end)) {
@@ -100,10 +103,13 @@ int cmd_analyze(int argc, char **argv)
 			an_events_print(&res, json, stdout);
 			an_events_free(&res);
 		}
-	} else if (!strcmp(what, "syscalls") || !strcmp(what, "irq")) {
+	} else if (strcmp(what, "period")) {
 		struct an_kernel res;
 
-		ret = what[0] == 's' ? an_syscalls_run(r, &res) : an_irq_run(r, &res);
+		ret = !strcmp(what, "syscalls") ? an_syscalls_run(r, &res) :
+		      !strcmp(what, "irq") ? an_irq_run(r, &res) :
+		      !strcmp(what, "process") ? an_process_run(r, &res) :
+		      an_sched_latency_run(r, &res);
 		if (ret == 0) {
 			an_kernel_print(&res, what, json, stdout);
 			an_kernel_free(&res);

@@ -149,3 +149,64 @@ def test_irq(tmp_path):
     assert (rows["irq 17 (eth0)"]["min_ns"], rows["irq 17 (eth0)"]["max_ns"]) == (20, 30)
     assert rows["softirq 3"]["total_ns"] == 30
     assert "irq 17 (eth0)" in analyze("irq", kernel_trace(tmp_path))
+
+
+SCHED = """
+typealias integer { size = 32; align = 8; signed = true; } := int32_t;
+typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; } := char;
+event { name = "sched_switch"; id = 1; stream_id = 0; fields := struct {
+	char _prev_comm[16]; int32_t _prev_tid; int32_t _prev_prio; int32_t _prev_state;
+	char _next_comm[16]; int32_t _next_tid; int32_t _next_prio; }; };
+event { name = "sched_wakeup"; id = 2; stream_id = 0; fields := struct {
+	char _comm[16]; int32_t _tid; int32_t _prio; int32_t _target_cpu; }; };
+"""
+
+
+def sched_trace(tmp_path):
+    def comm(b, s):
+        b.raw(s.encode().ljust(16, b"\0"))
+
+    def switch(pc, pt, nc, nt):
+        def w(b):
+            comm(b, pc)
+            b.sint(pt, 32, 8)
+            b.sint(120, 32, 8)
+            b.sint(0, 32, 8)
+            comm(b, nc)
+            b.sint(nt, 32, 8)
+            b.sint(120, 32, 8)
+        return w
+
+    def wakeup(c, t):
+        def w(b):
+            comm(b, c)
+            b.sint(t, 32, 8)
+            b.sint(120, 32, 8)
+            b.sint(0, 32, 8)
+        return w
+    c0 = ctfgen.packet([
+        (1, 100, switch("swapper", 0, "app", 10)),
+        (2, 150, wakeup("worker", 20)),
+        (2, 160, wakeup("worker", 20)),          # already runnable: ignored
+        (1, 400, switch("app", 10, "worker", 20)),   # worker waited 250 ns; app ran 300
+        (2, 450, wakeup("app", 10)),
+        (1, 500, switch("worker", 20, "app", 10)),   # app waited 50; worker ran 100
+        (1, 1500, switch("app", 10, "swapper", 0)),  # app ran 1000
+    ], 0, 1500, cpu=0)
+    return ctfgen.write_trace(str(tmp_path / "s"), ctfgen.metadata(SCHED, offset_s=0),
+                              {"s_0": c0})
+
+
+def test_sched_latency(tmp_path):
+    r = json.loads(analyze("sched-latency", "--json", sched_trace(tmp_path)))
+    rows = {x["name"]: x for x in r["sched-latency"]}
+    assert rows["worker"]["count"] == 1 and rows["worker"]["max_ns"] == 250
+    assert rows["app"]["count"] == 1 and rows["app"]["min_ns"] == 50
+
+
+def test_process(tmp_path):
+    r = json.loads(analyze("process", "--json", sched_trace(tmp_path)))
+    rows = {x["name"]: x for x in r["process"]}
+    assert rows["app (10)"]["total_ns"] == 1300 and rows["app (10)"]["errors"] == 2
+    assert rows["worker (20)"]["total_ns"] == 100
+    assert [x["name"] for x in r["process"]][0] == "app (10)"
