@@ -14,6 +14,10 @@
 
 #include "util/macros.h"
 
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "read_bits() loads little-endian fields directly: a big-endian host needs the swap the other way"
+#endif
+
 void rd_vbuf_free(struct rd_vbuf *vb)
 {
 	if (!vb)
@@ -64,7 +68,7 @@ static inline uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size
 	unsigned off = (unsigned)(pos & 7);
 	unsigned nbytes = (off + size + 7) >> 3;
 	unsigned __int128 x = 0;
-	uint64_t mask = size == 64 ? UINT64_MAX : ((UINT64_C(1) << size) - 1);
+	uint64_t mask;
 
 	if (!be) {
 		/* byte-aligned: direct loads (x86-64 and the other LE hosts) */
@@ -94,9 +98,29 @@ static inline uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size
 				break;
 			}
 		}
+		mask = size == 64 ? UINT64_MAX : ((UINT64_C(1) << size) - 1);
 		for (unsigned i = 0; i < nbytes; i++)
 			x |= (unsigned __int128)p[i] << (8 * i);
 		return (uint64_t)(x >> off) & mask;
+	}
+	mask = size == 64 ? UINT64_MAX : ((UINT64_C(1) << size) - 1);
+	if (off == 0 && size == 32) {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return __builtin_bswap32(v);
+	}
+	if (off == 0 && size == 64) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return __builtin_bswap64(v);
+	}
+	if (off == 0 && size == 16) {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return __builtin_bswap16(v);
 	}
 	for (unsigned i = 0; i < nbytes; i++)
 		x = x << 8 | p[i];
@@ -394,11 +418,18 @@ static int decode(struct rd_decoder *d, const struct rd_type *t, struct rd_vbuf 
 			d->errmsg = "variant tag field not decoded";
 			return -1;
 		}
-		m = find_mapping(t->tag.target, tv->u);	/* few mappings: LTTng's headers have 2 */
-		opt = m < 0 ? -1 : t->opt_of_mapping[m];
-		if (unlikely(opt < 0)) {
-			d->errmsg = "variant tag value selects no option";
-			return -1;
+		if (likely(t->last_opt >= 0 && t->last_tag == tv->u)) {
+			opt = t->last_opt;
+		} else {
+			m = find_mapping(t->tag.target, tv->u);
+			opt = m < 0 ? -1 : t->opt_of_mapping[m];
+			if (unlikely(opt < 0)) {
+				d->errmsg = "variant tag value selects no option";
+				return -1;
+			}
+			/* decoding state kept in the type (see rd_type.last_tag) */
+			((struct rd_type *)t)->last_tag = tv->u;
+			((struct rd_type *)t)->last_opt = opt;
 		}
 		if (unlikely(++d->depth > 2 * RD_MAX_DEPTH)) {
 			d->errmsg = "types nested too deeply";

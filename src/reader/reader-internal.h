@@ -91,6 +91,10 @@ struct rd_type {
 	/* variant */
 	struct rd_path tag;
 	int32_t *opt_of_mapping;	/* tag mapping index -> option index (-1) */
+	/* the last tag value seen and its option: decoding state, not metadata
+	 * (a reader is used by one thread; LTTng's headers repeat one tag) */
+	uint64_t last_tag;
+	int32_t last_opt;	/* -1: none yet */
 	/* array / sequence */
 	struct rd_type *elem;
 	uint64_t length;

@@ -318,6 +318,7 @@ static struct rd_type *type_new(struct parser *ps, enum rd_kind kind)
 	t->kind = kind;
 	t->align = 8;
 	t->clock = -1;
+	t->last_opt = -1;
 	t->base = 10;
 	m->types[m->ntypes++] = t;
 	return t;
