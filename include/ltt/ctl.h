@@ -197,6 +197,22 @@ size_t ltt_channel_rule_count(const struct ltt_channel *c);
 void ltt_channel_get_rule(const struct ltt_channel *c, size_t i, struct ltt_event_rule *rule,
 			  bool *ret_enabled);
 
+/* ---- Tracepoints of running applications ----------------------------- */
+
+struct ltt_tracepoint_list;	/* what `ltt list -u` shows */
+
+/*
+ * The tracepoints of every application registered with the daemon, by
+ * application. Free with ltt_tracepoint_list_free().
+ */
+int ltt_tracepoint_list_get(struct ltt_ctl *ctl, enum ltt_domain domain,
+			    struct ltt_tracepoint_list **ret);
+size_t ltt_tracepoint_list_count(const struct ltt_tracepoint_list *l);
+/* Entry i: its application's pid and name, the event's name and log level. */
+void ltt_tracepoint_list_entry(const struct ltt_tracepoint_list *l, size_t i, int *ret_pid,
+			       const char **ret_procname, const char **ret_name, int *ret_loglevel);
+void ltt_tracepoint_list_free(struct ltt_tracepoint_list *l);
+
 #ifdef __cplusplus
 }
 #endif

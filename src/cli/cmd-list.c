@@ -7,11 +7,13 @@
 
 static const char list_help[] =
 	"Usage: ltt list [NAME]\n"
+	"       ltt list -u\n"
 	"\n"
 	"Without NAME, lists the tracing sessions of this user; with NAME, shows\n"
 	"that session's channels, their attributes and their event rules.\n"
 	"\n"
-	"  -h, --help   show this help\n";
+	"  -u, --userspace   list the tracepoints of the running applications\n"
+	"  -h, --help        show this help\n";
 
 static const char status_help[] =
 	"Usage: ltt status\n"
@@ -155,22 +157,59 @@ static int parse_no_options(int argc, char **argv, const char *help)
 	return 0;
 }
 
+static int list_tracepoints(struct ltt_ctl *ctl)
+{
+	struct ltt_tracepoint_list *l;
+	int r = ltt_tracepoint_list_get(ctl, LTT_DOMAIN_USER, &l), last_pid = -1;
+
+	if (r < 0)
+		return cli_fail(ctl, r, "cannot list the tracepoints of the applications");
+	printf("UST events:\n-------------\n");
+	if (ltt_tracepoint_list_count(l) == 0)
+		printf("\nNone\n");
+	for (size_t i = 0; i < ltt_tracepoint_list_count(l); i++) {
+		const char *procname, *name;
+		int pid, level;
+
+		ltt_tracepoint_list_entry(l, i, &pid, &procname, &name, &level);
+		if (pid != last_pid)
+			printf("\nPID: %d - Name: %s\n", pid, procname);
+		last_pid = pid;
+		printf("      %s (loglevel: TRACE_%s (%d)) (type: tracepoint)\n", name,
+		       cli_loglevel_name(level), level);
+	}
+	printf("\n");
+	ltt_tracepoint_list_free(l);
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "userspace", no_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
 	struct ltt_ctl *ctl;
-	int r;
+	bool user = false;
+	int c, r;
 
 	if (cli_wants_help(argc, argv, list_help))
 		return 0;
-	if ((r = parse_no_options(argc, argv, list_help)))
-		return r;
-	if (argc - optind > 1) {
+	while ((c = getopt_long(argc, argv, "uh", opts, NULL)) != -1) {
+		if (c != 'u') {
+			fputs(list_help, stderr);
+			return 2;
+		}
+		user = true;
+	}
+	if (argc - optind > (user ? 0 : 1)) {
 		fputs(list_help, stderr);
 		return 2;
 	}
 	if (cli_connect(false, &ctl))
 		return 1;
-	r = optind < argc ? describe(ctl, argv[optind]) : list_all(ctl);
+	r = user ? list_tracepoints(ctl) : optind < argc ? describe(ctl, argv[optind]) : list_all(ctl);
 	ltt_ctl_close(ctl);
 	return r;
 }

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fs.h"
+
 bool cli_quiet;
 
 void cli_error(const char *fmt, ...)
@@ -49,36 +51,6 @@ int cli_fail(struct ltt_ctl *ctl, int err, const char *fmt, ...)
 	return 1;
 }
 
-/* Fills buf with a path to ltt-sessiond; false if none is found. */
-static bool find_sessiond(char *buf, size_t size)
-{
-	const char *env = getenv("LTT_SESSIOND_PATH");
-	char self[PATH_MAX - 64], *slash;
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(buf, size, "%s", env);
-		return true;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			/* installed side by side, or in the build tree (src/cli, src/sessiond) */
-			snprintf(buf, size, "%s/ltt-sessiond", self);
-			if (access(buf, X_OK) == 0)
-				return true;
-			snprintf(buf, size, "%s/../sessiond/ltt-sessiond", self);
-			if (access(buf, X_OK) == 0)
-				return true;
-		}
-	}
-	snprintf(buf, size, "ltt-sessiond");	/* execvp searches $PATH */
-	return true;
-}
-
 /* Runs `ltt-sessiond --daemonize`, which returns once its socket listens. */
 static int spawn_sessiond(void)
 {
@@ -86,7 +58,7 @@ static int spawn_sessiond(void)
 	int status;
 	pid_t pid;
 
-	find_sessiond(path, sizeof(path));
+	find_program("ltt-sessiond", "LTT_SESSIOND_PATH", "sessiond", path, sizeof(path));
 	pid = fork();
 	if (pid < 0)
 		return -errno;

@@ -6,7 +6,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app.h"
+#include "ust-session.h"
+#include "util/fs.h"
 #include "util/macros.h"
+
+/* The consumer daemon, spawned at the first start that needs one. */
+static struct consumer *consumer;
+
+struct consumer *commands_consumer(const char **detail)
+{
+	if (!consumer && consumer_spawn(&consumer) < 0) {
+		*detail = "cannot start the consumer daemon (ltt-consumerd)";
+		return NULL;
+	}
+	return consumer;
+}
+
+/* A request to the consumer failed with r: drop a consumer that is gone. */
+static int consumer_failed(int r, const char **detail)
+{
+	if (r == -EPIPE || r == -ETIMEDOUT) {
+		consumer_free(consumer);
+		consumer = NULL;
+		*detail = "the consumer daemon stopped answering";
+	}
+	return r;
+}
 
 struct request {
 	struct registry *reg;
@@ -76,33 +102,9 @@ static int session_destroy(struct request *rq)
 
 	if (r < 0)
 		return r;
+	/* stop first: what was recorded reaches the trace files */
+	ust_session_free(s, consumer);
 	return registry_session_destroy(rq->reg, s->name, &rq->detail);
-}
-
-/* mkdir -p with mode 0750 for each component. */
-static int make_dirs(const char *path)
-{
-	char *p = strdup(path);
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *slash = p + 1;; slash++) {
-		if (*slash != '/' && *slash != '\0')
-			continue;
-		char c = *slash;
-
-		*slash = '\0';
-		if (mkdir(p, 0750) < 0 && errno != EEXIST) {
-			r = -errno;
-			break;
-		}
-		*slash = c;
-		if (c == '\0')
-			break;
-	}
-	free(p);
-	return r;
 }
 
 static int session_start(struct request *rq)
@@ -114,10 +116,17 @@ static int session_start(struct request *rq)
 		return r;
 	if (s->active)
 		return -LTT_ERR_ALREADY_STARTED;
-	if (s->output[0] && make_dirs(s->output) < 0) {
+	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
 		rq->detail = s->output;
 		return -LTT_ERR_NO_OUTPUT;
 	}
+	if (!commands_consumer(&rq->detail))
+		return -ECHILD;
+	r = ust_session_start(s, consumer, &rq->detail);
+	if (r == 0)
+		r = apps_attach_session(rq->reg, s, &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
 	s->active = true;
 	return 0;
 }
@@ -131,6 +140,8 @@ static int session_stop(struct request *rq)
 		return r;
 	if (!s->active)
 		return -LTT_ERR_ALREADY_STOPPED;
+	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
 	s->active = false;
 	return 0;
 }
@@ -243,6 +254,20 @@ static int event_disable(struct request *rq)
 	return r < 0 ? r : 0;
 }
 
+static int list_tracepoints(struct request *rq)
+{
+	uint64_t d;
+
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
+		return -EBADMSG;
+	if (d == LTT_DOMAIN_KERNEL) {
+		rq->detail = "the kernel domain is not available in this version of ltt";
+		return -LTT_ERR_KERNEL_UNAVAILABLE;
+	}
+	apps_list(rq->reg, rq->reply);
+	return 0;
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -253,6 +278,7 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_CHANNEL_ENABLE] = channel_enable,
 	[CTL_EVENT_ENABLE] = event_enable,
 	[CTL_EVENT_DISABLE] = event_disable,
+	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
@@ -273,7 +299,21 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	}
 	if (r == -EBADMSG && !rq.detail)
 		rq.detail = "malformed request";
+	/* what applications record may have changed: tell them before answering */
+	if (r == 0 && (msg->hdr.type == CTL_SESSION_START || msg->hdr.type == CTL_SESSION_STOP ||
+		       msg->hdr.type == CTL_SESSION_DESTROY || msg->hdr.type == CTL_EVENT_ENABLE ||
+		       msg->hdr.type == CTL_EVENT_DISABLE))
+		apps_push(reg);
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)
 		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
+}
+
+void commands_shutdown(struct registry *reg)
+{
+	apps_free(reg);
+	for (size_t i = 0; i < reg->n_sessions; i++)
+		ust_session_free(reg->sessions[i], consumer);
+	consumer_free(consumer);
+	consumer = NULL;
 }

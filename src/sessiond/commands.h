@@ -3,6 +3,7 @@
 #define LTT_SESSIOND_COMMANDS_H
 
 #include "proto/ctl-protocol.h"
+#include "consumer.h"
 #include "registry.h"
 
 /*
@@ -12,5 +13,15 @@
  */
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
 		     struct proto_builder *reply);
+
+/* The consumer daemon, spawned if needed; NULL with *detail on failure. */
+struct consumer *commands_consumer(const char **detail);
+
+/*
+ * Releases what the commands set up outside the registry (every session's
+ * buffers, the consumer daemon, which writes out what they hold). Call once,
+ * before registry_free(), when the daemon exits.
+ */
+void commands_shutdown(struct registry *reg);
 
 #endif /* LTT_SESSIOND_COMMANDS_H */

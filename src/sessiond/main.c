@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ltt-config.h"
+#include "app.h"
 #include "commands.h"
 #include "registry.h"
 
@@ -56,15 +57,20 @@ static void usage(FILE *f)
 		"  -V, --version     show the version\n");
 }
 
+#define MAX_APP_FDS 2048
+
 struct daemon_state {
 	struct registry reg;
-	struct pollfd fds[2 + MAX_CLIENTS];	/* [0] listener, [1] signals, clients */
+	/* [0] listener, [1] signals, control clients, then the applications' */
+	struct pollfd fds[2 + MAX_CLIENTS + MAX_APP_FDS];
 	unsigned n_clients;
 };
 
-static void drop_client(struct daemon_state *d, unsigned i)
+/* Forgets client i (closing its connection unless it was handed over). */
+static void drop_client(struct daemon_state *d, unsigned i, bool close_it)
 {
-	close(d->fds[2 + i].fd);
+	if (close_it)
+		close(d->fds[2 + i].fd);
 	d->fds[2 + i] = d->fds[2 + d->n_clients - 1];
 	d->n_clients--;
 }
@@ -89,8 +95,11 @@ static void accept_client(struct daemon_state *d, int listener)
 	d->fds[2 + d->n_clients++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 }
 
-/* Serves one request of client i; false if the client must be dropped. */
-static bool serve(struct daemon_state *d, unsigned i)
+/*
+ * Serves one request of client i; drops it (closing it) on error, or when
+ * it turns out to be an application, whose connection app.c takes over.
+ */
+static void serve(struct daemon_state *d, unsigned i)
 {
 	struct proto_builder reply;
 	struct proto_msg msg;
@@ -100,13 +109,21 @@ static bool serve(struct daemon_state *d, unsigned i)
 	if (r < 0) {
 		if (r != -ECONNRESET)
 			log_msg("dropping a client: %s", strerror(-r));
-		return false;
+		drop_client(d, i, true);
+		return;
+	}
+	if (msg.hdr.type == APP_HELLO) {
+		drop_client(d, i, false);
+		apps_adopt(&d->reg, fd, &msg);
+		proto_msg_free(&msg);
+		return;
 	}
 	commands_handle(&d->reg, &msg, &reply);
 	proto_msg_free(&msg);
 	r = proto_send(fd, &reply, NULL, 0, REQUEST_TIMEOUT_MS);
 	proto_builder_free(&reply);
-	return r == 0;
+	if (r < 0)
+		drop_client(d, i, true);
 }
 
 static int run(int listener, int sigfd)
@@ -118,7 +135,9 @@ static int run(int listener, int sigfd)
 	d->fds[0] = (struct pollfd){ .fd = listener, .events = POLLIN };
 	d->fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (;;) {
-		if (poll(d->fds, 2 + d->n_clients, -1) < 0) {
+		unsigned n_app = apps_pollfds(d->fds + 2 + d->n_clients, MAX_APP_FDS);
+
+		if (poll(d->fds, 2 + d->n_clients + n_app, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_msg("poll: %s", strerror(errno));
@@ -126,22 +145,28 @@ static int run(int listener, int sigfd)
 		}
 		if (d->fds[1].revents)
 			break;
+		/* applications first: serving a client may change their list */
+		for (unsigned i = 0; i < n_app; i++) {
+			struct pollfd *p = &d->fds[2 + d->n_clients + i];
+
+			if (p->revents)
+				apps_ready(&d->reg, p->fd);
+		}
 		/* backwards: drop_client() moves the last client into the gap */
 		for (unsigned i = d->n_clients; i-- > 0;) {
 			short ev = d->fds[2 + i].revents;
 
-			if (ev & POLLIN) {
-				if (!serve(d, i))
-					drop_client(d, i);
-			} else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
-				drop_client(d, i);
-			}
+			if (ev & POLLIN)
+				serve(d, i);
+			else if (ev & (POLLHUP | POLLERR | POLLNVAL))
+				drop_client(d, i, true);
 		}
 		if (d->fds[0].revents & POLLIN)
 			accept_client(d, listener);
 	}
 	while (d->n_clients)
-		drop_client(d, d->n_clients - 1);
+		drop_client(d, d->n_clients - 1, true);
+	commands_shutdown(&d->reg);
 	registry_free(&d->reg);
 	free(d);
 	return 0;
@@ -167,9 +192,10 @@ static int detach(const char *runtime)
 	if (null >= 0) {
 		dup2(null, 0);
 		dup2(null, 1);
-		dup2(null, 2);
 		close(null);
 	}
+	/* what the daemon and its consumer report goes to the log */
+	dup2(fileno(log_file), 2);
 	return 0;
 }
 

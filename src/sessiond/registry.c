@@ -234,6 +234,7 @@ static int check_channel_attr(enum ltt_domain domain, const struct ltt_channel_a
 		*detail = "user channels have per-UID or per-PID buffers";
 		return -LTT_ERR_INVALID_ATTR;
 	}
+
 	if (domain == LTT_DOMAIN_KERNEL && a->buffers != LTT_BUFFERS_GLOBAL) {
 		*detail = "kernel channels have global buffers only";
 		return -LTT_ERR_INVALID_ATTR;

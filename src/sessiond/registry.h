@@ -19,6 +19,8 @@
 
 #define REG_NAME_MAX 255
 
+struct ust_session;
+
 struct reg_rule {
 	enum ltt_event_type type;
 	char *pattern;
@@ -47,6 +49,8 @@ struct reg_session {
 	bool active;
 	struct reg_channel *channels;
 	size_t n_channels;
+	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
+	size_t n_ust;
 };
 
 struct registry {

@@ -90,7 +90,7 @@ def test_usage_errors_exit_2(ltt_env, args):
 def test_channels_rules_and_listing(ltt_env):
     ltt_env.ltt("create", "s1")
     ltt_env.ltt("enable-channel", "-u", "--overwrite", "--subbuf-size", "64k",
-                "--num-subbuf", "8", "--switch-timer", "100ms", "--buffers-pid", "chA,chB")
+                "--num-subbuf", "8", "--switch-timer", "100ms", "--buffers-uid", "chA,chB")
     ltt_env.ltt("enable-event", "-u", "-c", "chA", "app:*", "--exclude", "app:noisy,app:x*")
     ltt_env.ltt("enable-event", "-u", "--loglevel", "TRACE_WARNING", "req:start")
     ltt_env.ltt("enable-event", "-u", "--loglevel-only", "info", "req:end")
@@ -101,7 +101,7 @@ def test_channels_rules_and_listing(ltt_env):
     assert "Sub-buffer size:  65536 bytes" in cha
     assert "Sub-buffer count: 8" in cha
     assert "Switch timer:     100000 us" in cha
-    assert "Buffering:        per-process" in cha
+    assert "Buffering:        per-user" in cha
     assert "app:* (excluding app:noisy, app:x*) (type: tracepoint) [enabled]" in cha
     ch0 = out[out.index("- channel0:"):]
     assert "Sub-buffer size:  524288 bytes" in ch0    # the default channel's defaults

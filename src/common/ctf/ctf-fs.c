@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ctf/ctf-encode.h"
+#include "util/fs.h"
 
 struct ctf_fs_stream {
 	struct ctf_fs_trace *ft;
@@ -33,49 +34,6 @@ struct ctf_fs_trace {
 	char *meta_tmp, *meta_final;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-	char *p = strdup(path), *s;
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (s = p + 1; ; s++) {
-		if (*s == '/' || *s == '\0') {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0770) < 0 && errno != EEXIST) {
-				r = -errno;
-				break;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return r;
-}
-
 static char *path_join(const char *dir, const char *sub, const char *pre,
 		       const char *name, const char *post)
 {
@@ -96,14 +54,14 @@ int ctf_fs_trace_create(const char *dir, struct ctf_trace *t, enum ctf_metadata_
 
 	if (!dir || !*dir || !t || form > CTF_METADATA_PACKETIZED)
 		return -EINVAL;
-	if ((r = mkdir_p(dir)) < 0)
+	if ((r = mkdir_p(dir, 0770)) < 0)
 		return r;
 	r = -ENOMEM;
 	if (asprintf(&idx, "%s/index", dir) < 0) {
 		idx = NULL;
 		goto err;
 	}
-	if ((r = mkdir_p(idx)) < 0)
+	if ((r = mkdir_p(idx, 0770)) < 0)
 		goto err;
 	r = -ENOMEM;
 	ft = calloc(1, sizeof(*ft));

@@ -15,6 +15,10 @@
  *   CHANNEL_ENABLE        SESSION DOMAIN CHANNEL <channel attributes>
  *   EVENT_ENABLE          SESSION DOMAIN [CHANNEL] <rule attributes>
  *   EVENT_DISABLE         SESSION DOMAIN [CHANNEL] PATTERN [ALL]  COUNT
+ *   LIST_TRACEPOINTS      DOMAIN                              APP_DESC*
+ *
+ *   APP_DESC      nest: PID PROCNAME TRACEPOINT_DESC*
+ *   TRACEPOINT_DESC nest: PATTERN (the name) LOGLEVEL
  *
  *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE CHANNEL_DESC*
  *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> RULE_DESC*
@@ -38,6 +42,7 @@ enum ctl_msg_type {
 	CTL_CHANNEL_ENABLE,
 	CTL_EVENT_ENABLE,
 	CTL_EVENT_DISABLE,
+	CTL_LIST_TRACEPOINTS,
 	CTL_MSG_TYPE_END,
 };
 
@@ -69,6 +74,10 @@ enum ctl_attr_id {
 	CTL_A_SESSION_DESC,	/* nest */
 	CTL_A_CHANNEL_DESC,	/* nest */
 	CTL_A_RULE_DESC,	/* nest */
+	CTL_A_PID,		/* u64 */
+	CTL_A_PROCNAME,		/* str */
+	CTL_A_APP_DESC,		/* nest */
+	CTL_A_TRACEPOINT_DESC,	/* nest */
 };
 
 /* Appends the attributes of a channel's settings. */

@@ -24,7 +24,7 @@ static int make_private_dir(const char *path)
 	return 0;
 }
 
-int proto_runtime_dir(char *buf, size_t size)
+int proto_runtime_dir_path(char *buf, size_t size)
 {
 	const char *env = getenv("LTT_HOME"), *base;
 	int n;
@@ -41,7 +41,14 @@ int proto_runtime_dir(char *buf, size_t size)
 		return -ENOENT;
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
-	return make_private_dir(buf);
+	return 0;
+}
+
+int proto_runtime_dir(char *buf, size_t size)
+{
+	int r = proto_runtime_dir_path(buf, size);
+
+	return r < 0 ? r : make_private_dir(buf);
 }
 
 static int sockaddr_for(const char *path, struct sockaddr_un *sa)

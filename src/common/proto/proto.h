@@ -30,7 +30,7 @@
 #define PROTO_VERSION 1
 #define PROTO_HEADER_SIZE 16
 #define PROTO_MAX_PAYLOAD (16u << 20)	/* a bigger message is refused */
-#define PROTO_MAX_FDS 16		/* descriptors per message */
+#define PROTO_MAX_FDS 64		/* descriptors per message */
 #define PROTO_MAX_DEPTH 4		/* NEST levels */
 
 struct proto_header {
@@ -172,6 +172,8 @@ int proto_peer_cred(int sock, pid_t *ret_pid, uid_t *ret_uid, gid_t *ret_gid);
  * (-ENAMETOOLONG).
  */
 int proto_runtime_dir(char *buf, size_t size);
+/* The same path, neither created nor checked (for traced applications). */
+int proto_runtime_dir_path(char *buf, size_t size);
 
 /*
  * Listens on a stream Unix socket at path (backlog 64, close-on-exec).

@@ -1,0 +1,586 @@
+/*
+ * ringbuf.h - per-CPU lock-free ring buffers in shared memory.
+ *
+ * The algorithm, the layout diagram, the sub-buffer state table, the
+ * invariants and the memory-ordering pairs are in doc/design/ring-buffer.md;
+ * the invariants below are numbered as there.
+ *
+ * A channel is one buffer per CPU, each N sub-buffers of S bytes, in one
+ * shared mapping (memfd or a file) that writers (traced processes) and the
+ * consumer (another process) map from the same fd. The mapping holds no
+ * pointers, only positions and counters. The ring buffer knows nothing of
+ * CTF: each sub-buffer starts with a header area the consumer fills from
+ * struct rb_packet when it takes the sub-buffer.
+ *
+ * Contexts:
+ *   writer   rb_reserve() / rb_commit(): any thread of any process that mapped
+ *            the channel, also a signal handler interrupting a writer (each
+ *            reservation is independent); never blocks, never allocates,
+ *            no syscall except the consumer wake-up (only when the consumer
+ *            said it sleeps).
+ *   consumer everything named rb_consumer_* / rb_get_subbuf / rb_put_subbuf /
+ *            rb_flush / rb_snapshot*: one thread per channel (the functions
+ *            of one CPU buffer must not run concurrently with each other),
+ *            concurrently with any number of writers.
+ *
+ * Invariants (positions are free-running 64-bit byte counts; the byte at
+ * position p lives at offset p mod N*S of its CPU's data area):
+ *   I1 consumed <= write_pos <= consumed + N*S; consumed is a multiple of S.
+ *   I2 Reservations are disjoint: each is [old, new) of one successful CAS on
+ *      write_pos, and never crosses a sub-buffer boundary.
+ *   I3 Buffer order is timestamp order: a reservation's timestamp is read after
+ *      the value of write_pos its CAS replaces was loaded, so a later slot
+ *      always carries a later-or-equal timestamp.
+ *   I4 last_ts is never greater than the timestamp of the record that precedes
+ *      a new reservation (it may be older: "stale-low").
+ *   I5 A sub-buffer of cycle c is complete when its commit byte count reaches
+ *      (c+1)*S (mod 2^37): every reserved byte of it, its header area and its
+ *      end padding have been committed, and its packet info is written.
+ *   I6 The slot of a sub-buffer is written again only after consumed passed it
+ *      (discard mode: released by the consumer; overwrite mode: released by the
+ *      consumer or pushed by a writer once complete).
+ *
+ * Usage (writer):
+ *
+ *   static const struct rb_client my_client = { my_clock, my_header_size };
+ *   struct rb_ctx ctx;
+ *   if (rb_reserve(&my_client, chan, rb_current_cpu(chan), len, align, &ctx) == 0) {
+ *           write_header(ctx.rec, ctx.ts, ctx.prev_ts); memcpy(ctx.payload, ...);
+ *           rb_commit(chan, &ctx);
+ *   }
+ */
+#ifndef LTT_RINGBUF_H
+#define LTT_RINGBUF_H
+
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "util/macros.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define RB_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RB_TSAN 1
+#endif
+#endif
+
+/* glibc >= 2.35 registers rseq for every thread and exports where its area
+ * is: reading cpu_id there is one TLS load (sched_getcpu() is a call). */
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(RB_TSAN) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#include <sys/rseq.h>
+#define RB_HAVE_RSEQ_CPU 1
+#endif
+
+#define RB_MAGIC 0x4c545242u /* "LTRB" little endian: 'B','R','T','L' */
+#define RB_VERSION 1u
+#define RB_MIN_SUBBUF_SIZE (4096ull)
+#define RB_MAX_SUBBUF_SIZE (64ull << 20)
+#define RB_MAX_NUM_SUBBUFS (1u << 16)
+#define RB_MAX_CPUS 4096u
+#define RB_CACHELINE 64
+
+/* Commit word of a sub-buffer: cumulative committed bytes in the low 37 bits
+ * (mod 2^37), cumulative committed records in the high 27 bits (mod 2^27). */
+#define RB_COMMIT_BYTES_BITS 37
+#define RB_COMMIT_BYTES_MASK ((1ull << RB_COMMIT_BYTES_BITS) - 1)
+#define RB_COMMIT_RECORD (1ull << RB_COMMIT_BYTES_BITS)
+#define RB_COMMIT_RECORDS_MASK ((1ull << (64 - RB_COMMIT_BYTES_BITS)) - 1)
+
+enum rb_mode {
+	RB_MODE_DISCARD = 0,	/* full buffer: new records dropped and counted */
+	RB_MODE_OVERWRITE = 1,	/* flight recorder: the oldest sub-buffer is lost */
+};
+
+/* ---- shared-memory layout (no pointers; all fields fixed-size) ---- */
+
+/* At offset 0 of the mapping. Written once at creation, then read-only. */
+struct rb_shm_header {
+	uint32_t magic;		/* RB_MAGIC */
+	uint32_t version;	/* RB_VERSION */
+	uint32_t header_size;	/* sizeof(struct rb_shm_header) */
+	uint32_t nr_cpus;
+	uint64_t subbuf_size;	/* S, power of two */
+	uint32_t num_subbufs;	/* N, power of two >= 2 */
+	uint32_t mode;		/* enum rb_mode */
+	uint32_t hdr_area_size;	/* bytes reserved at the start of each sub-buffer */
+	uint32_t cpu_ctl_stride; /* bytes between two struct rb_cpu_ctl */
+	uint64_t ctl_offset;	/* offset of CPU 0's struct rb_cpu_ctl */
+	uint64_t data_offset;	/* offset of CPU 0's data; CPU i at + i*N*S */
+	uint64_t total_size;	/* bytes of the whole mapping */
+	/* Consumer wake-up: set by the consumer before it sleeps (Dekker pair
+	 * with the writers' delivery, see rb_deliver_slow()). */
+	_Atomic uint32_t consumer_waiting;
+	uint32_t reserved0;
+	uint64_t reserved[6];
+};
+
+/* Per-sub-buffer control: commit counter and packet info. The packet info
+ * fields are atomics accessed relaxed: they are ordered by the commit counter
+ * (release by the writer that fills them, acquire by the consumer), and the
+ * consumer may read them speculatively in overwrite mode. */
+struct rb_subbuf_ctl {
+	_Atomic uint64_t commit;	/* see RB_COMMIT_* */
+	/* Commit word's record count when cycle `tag` of this slot ended:
+	 * (tag << 32) | records. Written by whoever finishes a cycle. */
+	_Atomic uint64_t records_base;
+	_Atomic uint64_t ts_begin;	/* by the opener */
+	_Atomic uint64_t seq_num;	/* by the opener: position / S */
+	_Atomic uint64_t ts_end;	/* by the closer */
+	_Atomic uint64_t content_size;	/* by the closer: bytes incl. header area */
+	_Atomic uint64_t events_discarded; /* by the closer: cumulative */
+	_Atomic uint64_t closed_pos;	/* by the closer: position of its start + 1 */
+	/* (tag << 32) | records committed in cycle `tag`; written before
+	 * records_base moves to that tag (see rb_cycle_records()). */
+	_Atomic uint64_t cycle_records;
+	uint64_t pad;
+};
+
+/* Per-CPU buffer control; followed by num_subbufs struct rb_subbuf_ctl. */
+struct rb_cpu_ctl {
+	/* Writer cache line. */
+	_Atomic uint64_t write_pos;	/* next free position */
+	_Atomic uint64_t last_ts;	/* lower bound of the last record's ts (I4) */
+	_Atomic uint64_t discarded;	/* reservations that failed (cumulative) */
+	_Atomic uint64_t deliveries;	/* sub-buffers completed (read timer polls) */
+	uint64_t pad0[4];
+	/* Consumer cache line (writers touch it only in the slow path). */
+	_Atomic uint64_t consumed;	/* start of the oldest unreleased sub-buffer */
+	_Atomic uint64_t subbufs_lost;	/* overwrite: sub-buffers overwritten */
+	_Atomic uint64_t records_lost;	/* overwrite: records in them */
+	_Atomic uint64_t subbufs_corrupt; /* skipped: never fully committed */
+	_Atomic uint64_t records_corrupt; /* committed records in those */
+	uint64_t pad1[3];
+	struct rb_subbuf_ctl sb[];
+};
+
+/* The layout is shared by processes that may be built apart (the tracer in
+ * an application, the consumer, a recovery tool): pin it. Atomics in shared
+ * memory must be lock-free (address-free). */
+_Static_assert(sizeof(struct rb_shm_header) == 120, "rb_shm_header layout");
+_Static_assert(sizeof(struct rb_cpu_ctl) == 128, "rb_cpu_ctl layout");
+_Static_assert(sizeof(struct rb_subbuf_ctl) == 80, "rb_subbuf_ctl layout");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
+	       "shared-memory atomics must be lock-free");
+
+/* ---- process-local objects ---- */
+
+/*
+ * Compile-time client hooks. Pass the address of a `static const` instance:
+ * rb_reserve() is always inlined, so the compiler calls (and inlines) the
+ * hooks directly. The slow path and the consumer call them through the
+ * pointer kept in the channel.
+ */
+struct rb_client {
+	/*
+	 * Returns the current time. Must be monotonic across CPUs and ordered
+	 * after the preceding load of the write position and before the CAS
+	 * that follows (the vDSO's clock_gettime is; a raw TSC read needs
+	 * rdtscp or lfence around it; see doc/design/ring-buffer.md,
+	 * "Timestamps").
+	 */
+	uint64_t (*clock_read)(void);
+	/*
+	 * Returns the bytes from position pos to the end of the record header
+	 * of a record with timestamp ts, alignment padding before the header
+	 * included; prev_ts is a lower bound of the timestamp the reader will
+	 * hold before this record (previous record in the packet, or the
+	 * packet's ts_begin): 0 <= ts - prev_ts < 2^k allows a k-bit compact
+	 * timestamp. Pure function of its arguments (the tracer calls it again
+	 * with the values in struct rb_ctx to encode the header).
+	 */
+	size_t (*record_header_size)(uint64_t pos, uint64_t ts, uint64_t prev_ts);
+};
+
+/* Default clock: CLOCK_MONOTONIC in ns (vDSO, no syscall). */
+static inline uint64_t rb_clock_monotonic(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* The geometry as validated; a local copy, never re-read from the mapping. */
+struct rb_geometry {
+	uint32_t nr_cpus;
+	uint32_t num_subbufs;
+	uint64_t subbuf_size;
+	uint32_t hdr_area_size;
+	uint32_t cpu_ctl_stride;
+	enum rb_mode mode;
+	uint64_t ctl_offset;
+	uint64_t data_offset;
+	uint64_t total_size;
+};
+
+struct rb_consumer_cpu;
+
+/* A mapped channel. Fields are read by the inline fast path; treat as opaque. */
+struct rb_channel {
+	char *base;		/* the mapping */
+	uint64_t map_size;
+	struct rb_geometry g;
+	unsigned subbuf_order;	/* log2(S) */
+	unsigned num_order;	/* log2(N) */
+	uint64_t buf_mask;	/* N*S - 1 */
+	const struct rb_client *client;
+	int fd;			/* owned (rb_channel_create) or -1 */
+	int wakeup_fd;		/* eventfd written when the consumer sleeps, or -1 */
+	char *shm_file;		/* path of the file backing it, or NULL (memfd) */
+	struct rb_consumer_cpu *ccpu; /* consumer-side state, lazily allocated */
+};
+
+/* What a reservation returns; see rb_reserve(). */
+struct rb_ctx {
+	uint64_t ts;		/* the record's timestamp */
+	uint64_t prev_ts;	/* the lower bound the header size was chosen with */
+	uint64_t pos;		/* position of the slot start */
+	char *rec;		/* address of the slot start (header padding first) */
+	char *payload;		/* address of the payload (aligned) */
+	struct rb_cpu_ctl *buf;
+	uint32_t slot_size;	/* bytes from rec to the end of the payload */
+	uint32_t cpu;
+};
+
+/* A sub-buffer handed to the consumer by rb_get_subbuf(). */
+struct rb_packet {
+	char *data;		/* start of the sub-buffer (header area first), in place */
+	uint64_t pos;		/* its position (internal) */
+	uint64_t seq_num;	/* per CPU buffer: pos / S */
+	uint64_t ts_begin;	/* <= every record's timestamp in it */
+	uint64_t ts_end;	/* >= every record's timestamp in it */
+	uint64_t content_size;	/* bytes used, header area included */
+	uint64_t packet_size;	/* S */
+	uint64_t events_discarded; /* cumulative, non-decreasing per CPU buffer */
+	uint64_t records;	/* records committed in it */
+	uint32_t cpu;
+};
+
+/* Channel creation parameters. */
+struct rb_config {
+	uint64_t subbuf_size;	/* S: power of two, 4 KiB .. 64 MiB */
+	uint32_t num_subbufs;	/* N: power of two, 2 .. 65536 */
+	uint32_t hdr_area_size;	/* < S/2; rounded up to 4 (a CTF packet header is 84 bytes) */
+	enum rb_mode mode;
+	uint32_t nr_cpus;	/* 0: sysconf(_SC_NPROCESSORS_CONF) */
+	const char *shm_dir;	/* NULL: memfd; else a file is created in it */
+	const char *name;	/* memfd / file name (file: must not exist) */
+	const struct rb_client *client;
+};
+
+/* Counters of one CPU buffer, read live (see rb_buffer_stats()). */
+struct rb_stats {
+	uint64_t write_pos, consumed;
+	uint64_t discarded;	/* reservations refused */
+	uint64_t subbufs_lost, records_lost;	/* overwritten (overwrite mode) */
+	uint64_t subbufs_corrupt, records_corrupt; /* skipped (dead writer) */
+	uint64_t deliveries;
+};
+
+/* ---- setup (any context except the fast path; not async-signal-safe) ---- */
+
+/*
+ * rb_geometry_check - validates creation parameters.
+ * Returns 0, or -EINVAL if a size is not a power of two, out of range, or the
+ * whole mapping would not fit in 2^47 bytes. Fills *ret_g on success.
+ */
+int rb_geometry_check(const struct rb_config *cfg, struct rb_geometry *ret_g);
+
+/*
+ * rb_header_validate - validates a mapping's header, never trusting it.
+ * Context: any. Returns 0 and fills *ret_g if the header's magic, version and
+ * geometry are consistent and the layout it implies fits in map_size bytes;
+ * -EPROTO for a bad magic or version, -EINVAL for an inconsistent geometry,
+ * -EMSGSIZE if the mapping is too small.
+ */
+int rb_header_validate(const void *map, uint64_t map_size, struct rb_geometry *ret_g);
+
+/*
+ * rb_channel_create - creates and maps a new channel (consumer side).
+ * The channel owns the fd (rb_channel_fd()) and, with cfg->shm_dir, the file
+ * (left in place by rb_channel_free() so that a crash can be recovered;
+ * rb_channel_unlink() removes it). Returns 0, -EINVAL (geometry), -EEXIST,
+ * or the errno of memfd_create/open/ftruncate/mmap. Free with
+ * rb_channel_free().
+ */
+int rb_channel_create(const struct rb_config *cfg, struct rb_channel **ret_chan);
+
+/*
+ * rb_channel_map - maps a channel from an fd someone handed over (writer, or a
+ * recovery tool). The fd is not kept (the caller still owns it). Validates
+ * the header (see rb_header_validate()); returns its errors, or the errno of
+ * fstat/mmap. client: the hooks the slow path uses, the same the caller passes
+ * to rb_reserve(). Free with rb_channel_free().
+ */
+int rb_channel_map(int fd, const struct rb_client *client, struct rb_channel **ret_chan);
+
+/* Unmaps, closes an owned fd; NULL is a no-op. */
+void rb_channel_free(struct rb_channel *chan);
+
+/* Removes the backing file of a channel created with shm_dir (else no-op). */
+int rb_channel_unlink(struct rb_channel *chan);
+
+/* The fd to hand to writers (owned by the channel), or -1 if mapped. */
+int rb_channel_fd(const struct rb_channel *chan);
+
+/*
+ * Sets the eventfd the writers write to when the consumer sleeps; -1 unsets.
+ * Writer side (each writer process sets the fd it received). Not owned.
+ */
+void rb_channel_set_wakeup_fd(struct rb_channel *chan, int fd);
+
+/* Live counters of CPU buffer cpu (any context; relaxed reads). */
+void rb_buffer_stats(const struct rb_channel *chan, unsigned cpu, struct rb_stats *ret);
+
+/* ---- internal helpers of the inline fast path ---- */
+
+static inline struct rb_cpu_ctl *rb_cpu(const struct rb_channel *chan, unsigned cpu)
+{
+	return (struct rb_cpu_ctl *)(chan->base + chan->g.ctl_offset +
+				     (uint64_t)cpu * chan->g.cpu_ctl_stride);
+}
+
+static inline char *rb_data(const struct rb_channel *chan, unsigned cpu, uint64_t pos)
+{
+	return chan->base + chan->g.data_offset +
+	       ((uint64_t)cpu << (chan->subbuf_order + chan->num_order)) +
+	       (pos & chan->buf_mask);
+}
+
+static inline unsigned rb_subbuf_index(const struct rb_channel *chan, uint64_t pos)
+{
+	return (unsigned)(pos >> chan->subbuf_order) & (chan->g.num_subbufs - 1);
+}
+
+/* Commit byte count (mod 2^37) of a complete sub-buffer at position pos (I5). */
+static inline uint64_t rb_commit_full(const struct rb_channel *chan, uint64_t pos)
+{
+	uint64_t cycle = pos >> (chan->subbuf_order + chan->num_order);
+
+	return ((cycle + 1) << chan->subbuf_order) & RB_COMMIT_BYTES_MASK;
+}
+
+/* A CPU number valid for the channel: the current CPU (from glibc's rseq
+ * area when registered, else sched_getcpu()), folded into nr_cpus. Any value is correct (the atomic
+ * path tolerates migration); the current CPU avoids contention. */
+static inline unsigned rb_current_cpu(const struct rb_channel *chan)
+{
+	int cpu;
+
+#ifdef RB_HAVE_RSEQ_CPU
+	if (likely(__rseq_size > 0)) {
+		uintptr_t tp;
+		const struct rseq *rs;
+
+		/* x86_64 glibc: the thread pointer is %fs:0 (the TCB's self). */
+		__asm__("mov %%fs:0, %0" : "=r"(tp));
+		rs = (const struct rseq *)(tp + (uintptr_t)__rseq_offset);
+		/* Written by the kernel on return to this thread: a relaxed
+		 * read of our own thread's area; any stale value is a valid CPU. */
+		cpu = (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+		if (likely((unsigned)cpu < chan->g.nr_cpus))
+			return (unsigned)cpu;
+	}
+#endif
+	cpu = sched_getcpu();
+
+	if (unlikely(cpu < 0))
+		cpu = 0;
+	return (unsigned)cpu < chan->g.nr_cpus ? (unsigned)cpu
+					       : (unsigned)cpu % chan->g.nr_cpus;
+}
+
+int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		    size_t len, size_t align, struct rb_ctx *ctx);
+void rb_deliver_slow(struct rb_channel *chan, struct rb_cpu_ctl *buf);
+
+/* ---- writer fast path ---- */
+
+/*
+ * rb_reserve - reserves a record slot in CPU buffer cpu.
+ * Context: writer (any thread, signal handler). Lock-free; wait-free unless
+ * another writer of the same buffer wins the CAS (then retries). No syscall,
+ * no allocation.
+ * cl: the client hooks, a constant (see struct rb_client); cpu < nr_cpus
+ * (rb_current_cpu()); the payload is len bytes aligned to align (a power of
+ * two <= 4096, relative to the sub-buffer start).
+ * Returns 0 and fills *ctx: the caller writes the header at ctx->rec (as
+ * cl->record_header_size(ctx->pos, ctx->ts, ctx->prev_ts) sized it) and
+ * the payload at ctx->payload, then must call rb_commit() (else the
+ * sub-buffer is never delivered; see rb_skip_subbuf()).
+ * -ENOBUFS: discard mode with the consumer behind, or overwrite mode with the
+ * oldest sub-buffer still being written; -E2BIG: the record cannot fit in a
+ * sub-buffer; -EINVAL: align not a power of two <= 4096, or cpu >= nr_cpus.
+ * Every error but the bad cpu (which has no buffer) is counted in the
+ * buffer's discarded counter, which ends up in a later packet's
+ * events_discarded.
+ */
+__attribute__((always_inline)) static inline int
+rb_reserve(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu, size_t len,
+	   size_t align, struct rb_ctx *ctx)
+{
+	const uint64_t sbsize = chan->g.subbuf_size;
+	struct rb_cpu_ctl *buf;
+	uint64_t old, ts, prev, start, end;
+
+	if (unlikely(cpu >= chan->g.nr_cpus))
+		return -EINVAL;
+	if (unlikely(len >= sbsize || align > 4096 || !is_pow2(align)))
+		return rb_reserve_slow(cl, chan, cpu, len, align, ctx); /* counts it */
+	buf = rb_cpu(chan, cpu);
+	/* Relaxed: only a guess for the CAS below, which checks it. */
+	old = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
+	for (;;) {
+		/* I3: the timestamp is read after `old` was loaded (by the load
+		 * above or by the failed CAS), and the CAS below only succeeds
+		 * if write_pos still equals `old`. */
+		ts = cl->clock_read();
+		/* I4: relaxed; this load is sequenced before our successful
+		 * CAS (acq_rel), and every writer that stores last_ts after us
+		 * in buffer order does so after a CAS that reads from ours:
+		 * so this load happens-before any such store and can only see
+		 * a timestamp of a record at or before our predecessor, which
+		 * is <= our predecessor's (I3). */
+		prev = atomic_load_explicit(&buf->last_ts, memory_order_relaxed);
+		if (unlikely((old & (sbsize - 1)) == 0))
+			goto slow;	/* sub-buffer not opened yet */
+		start = old;
+		end = align_up(start + cl->record_header_size(start, ts, prev), align) + len;
+		/* >=: a record ending exactly at the boundary closes the
+		 * sub-buffer, which the slow path does. */
+		if (unlikely(end - (old & ~(sbsize - 1)) >= sbsize))
+			goto slow;
+		/* acq_rel on success: release orders our last_ts load before
+		 * the next writer's CAS (I4); acquire pairs with the previous
+		 * writer's release so the I4 argument chains. Failure:
+		 * relaxed, `old` is just refreshed. */
+		if (likely(atomic_compare_exchange_weak_explicit(&buf->write_pos, &old, end,
+								 memory_order_acq_rel,
+								 memory_order_relaxed)))
+			break;
+	}
+	/* Racy store, stale-low only (I4): a writer that reserved before us
+	 * may store its older timestamp after ours. Relaxed: no ordering. */
+	atomic_store_explicit(&buf->last_ts, ts, memory_order_relaxed);
+	ctx->ts = ts;
+	ctx->prev_ts = prev;
+	ctx->pos = start;
+	ctx->rec = rb_data(chan, cpu, start);
+	ctx->payload = ctx->rec + (end - len - start);
+	ctx->buf = buf;
+	ctx->slot_size = (uint32_t)(end - start);
+	ctx->cpu = cpu;
+	return 0;
+slow:
+	return rb_reserve_slow(cl, chan, cpu, len, align, ctx);
+}
+
+/*
+ * rb_commit - publishes a reserved slot.
+ * Context: the writer that reserved it (or any thread it handed ctx to);
+ * never blocks; a syscall (eventfd write) only if this completes a
+ * sub-buffer while the consumer sleeps.
+ * Release: every store into the slot (and, for the last commit of a
+ * sub-buffer, its packet info) happens before the count that may make the
+ * sub-buffer complete; pairs with the acquire load in rb_get_subbuf().
+ */
+__attribute__((always_inline)) static inline void rb_commit(struct rb_channel *chan,
+							      const struct rb_ctx *ctx)
+{
+	struct rb_subbuf_ctl *sb = &ctx->buf->sb[rb_subbuf_index(chan, ctx->pos)];
+	uint64_t add = RB_COMMIT_RECORD + ctx->slot_size;
+	uint64_t v = atomic_fetch_add_explicit(&sb->commit, add, memory_order_release) + add;
+
+	if (unlikely((v & RB_COMMIT_BYTES_MASK) == rb_commit_full(chan, ctx->pos)))
+		rb_deliver_slow(chan, ctx->buf);
+}
+
+/* ---- consumer side ---- */
+
+enum rb_flush_flags {
+	RB_FLUSH_EMPTY = 1,	/* also produce an empty packet if none is open */
+};
+
+/*
+ * rb_flush - closes the open sub-buffer of CPU buffer cpu (writers go on in
+ * the next one). Context: consumer (or a stopping writer); lock-free.
+ * With RB_FLUSH_EMPTY, an empty packet (header area only) is produced when no
+ * sub-buffer is open, so that a quiet CPU still produces packets.
+ * Returns 1 if a sub-buffer was closed, 0 if there was nothing to close,
+ * -ENOBUFS if an empty packet was asked for but there is no room.
+ * The closed sub-buffer becomes readable once its writers committed.
+ */
+int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags);
+
+/*
+ * rb_get_subbuf - takes the oldest closed, fully committed sub-buffer of
+ * CPU buffer cpu. Context: consumer.
+ * Returns 0 and fills *pkt (data in place; the consumer may write its packet
+ * header into the header area), then rb_put_subbuf() must follow;
+ * -EAGAIN: nothing closed; -EBUSY: the oldest is closed but not fully
+ * committed (a writer in progress, or dead: see rb_skip_subbuf());
+ * -EBADMSG: its packet info is inconsistent (corrupt mapping; skip it).
+ */
+int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt);
+
+/*
+ * rb_put_subbuf - releases the sub-buffer taken by rb_get_subbuf().
+ * Returns 0; in overwrite mode -ESTALE if writers overwrote it meanwhile
+ * (counted in subbufs_lost: the consumer must drop what it read).
+ */
+int rb_put_subbuf(struct rb_channel *chan, const struct rb_packet *pkt);
+
+/*
+ * rb_skip_subbuf - gives up on the oldest sub-buffer of CPU buffer cpu that
+ * rb_get_subbuf() reports -EBUSY (or -EBADMSG) for: marks it complete,
+ * counts it (subbufs_corrupt, records_corrupt) and releases it so writers
+ * can reuse it. Context: consumer, only once the missing writer is known dead
+ * or timed out (a writer that commits after this would corrupt the slot's
+ * count: see doc). Returns 0, or -EAGAIN if there is no such sub-buffer.
+ */
+int rb_skip_subbuf(struct rb_channel *chan, unsigned cpu);
+
+/*
+ * rb_consumer_tick - the consumer's timer helper; call it periodically.
+ * Context: consumer. now_ns: the consumer's clock (any monotonic clock).
+ * switch_ns (0: off): every switch_ns, rb_flush(RB_FLUSH_EMPTY) each buffer.
+ * stuck_ns (0: off): a sub-buffer reported -EBUSY for at least stuck_ns is
+ * skipped (rb_skip_subbuf()). Returns the number of CPU buffers that have a
+ * readable sub-buffer (the read timer: drain when > 0), or -ENOMEM.
+ */
+int rb_consumer_tick(struct rb_channel *chan, uint64_t now_ns, uint64_t switch_ns,
+		     uint64_t stuck_ns);
+
+/*
+ * rb_consumer_prepare_sleep - announces that the consumer is about to wait on
+ * the wake-up eventfd. Returns 1 if a sub-buffer is readable (do not sleep;
+ * the flag is cleared), 0 if the consumer may sleep; after waking call
+ * rb_consumer_woken(). Context: consumer.
+ */
+int rb_consumer_prepare_sleep(struct rb_channel *chan);
+void rb_consumer_woken(struct rb_channel *chan);
+
+/*
+ * rb_snapshot - copies out every complete sub-buffer of CPU buffer cpu that
+ * is still in the buffer, oldest first, without stopping writers and without
+ * consuming (overwrite mode's flight recorder; works in both modes).
+ * Flushes the open sub-buffer first. For each sub-buffer that is consistent
+ * after the copy, calls fn(pkt, arg) with pkt->data pointing into scratch
+ * (S bytes, caller's); fn returns 0 to go on, non-zero to stop (returned).
+ * Sub-buffers overwritten during the copy are counted in *ret_overwritten,
+ * incomplete ones (writers in progress or dead) in *ret_incomplete.
+ * Returns 0, fn's non-zero value, or -EINVAL.
+ * Relies on x86 TSO ordering for the copy check (see doc "Snapshot").
+ */
+int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
+		int (*fn)(const struct rb_packet *pkt, void *arg), void *arg,
+		uint64_t *ret_overwritten, uint64_t *ret_incomplete);
+
+#endif /* LTT_RINGBUF_H */

@@ -1,0 +1,359 @@
+/*
+ * ltt-consumerd - drains the ring buffers of a session daemon's channels
+ * into CTF trace files. Started by ltt-sessiond with its control socket as
+ * standard input (see proto/consumer-protocol.h); exits, after writing what
+ * the buffers hold, when that socket closes.
+ *
+ * One thread. It sleeps in poll() on the control socket and on each
+ * channel's wake-up eventfd (which writers signal only after
+ * rb_consumer_prepare_sleep() said the consumer sleeps), waking at least
+ * every read period to run the channels' timers: the switch timer (close
+ * quiet sub-buffers so that packets keep coming) and the detection of
+ * sub-buffers a dead writer left incomplete (skipped and counted after
+ * STUCK_NS).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctf/ctf-rb-client.h"
+#include "ltt-config.h"
+#include "proto/consumer-protocol.h"
+#include "stream.h"
+#include "util/fs.h"
+
+#define MAX_CHANNELS 256
+#define DEFAULT_READ_NS (200 * 1000000ull)
+#define STUCK_NS (1000 * 1000000ull)
+#define FLUSH_WAIT_NS (1000 * 1000000ull)
+
+struct channel {
+	uint64_t key;
+	struct rb_channel *chan;
+	struct cons_stream **streams;	/* one per CPU buffer */
+	unsigned ncpu;
+	int wakeup_fd;
+	uint64_t switch_ns, read_ns;
+};
+
+static struct channel *channels[MAX_CHANNELS];
+static unsigned n_channels;
+
+static void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ltt-consumerd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static uint64_t now_ns(void)
+{
+	return rb_clock_monotonic();
+}
+
+static void channel_free(struct channel *c)
+{
+	if (!c)
+		return;
+	for (unsigned i = 0; c->streams && i < c->ncpu; i++)
+		cons_stream_free(c->streams[i]);
+	free(c->streams);
+	rb_channel_free(c->chan);
+	if (c->wakeup_fd >= 0)
+		close(c->wakeup_fd);
+	free(c);
+}
+
+static struct channel *find(uint64_t key, unsigned *ret_index)
+{
+	for (unsigned i = 0; i < n_channels; i++)
+		if (channels[i]->key == key) {
+			if (ret_index)
+				*ret_index = i;
+			return channels[i];
+		}
+	return NULL;
+}
+
+/* Writes what every CPU buffer of c has ready; a write error is logged once. */
+static int drain(struct channel *c)
+{
+	int total = 0;
+
+	for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+		int r = cons_stream_drain(c->streams[cpu], c->chan);
+
+		if (r < 0) {
+			log_msg("channel %llu, CPU %u: cannot write a packet: %s",
+				(unsigned long long)c->key, cpu, strerror(-r));
+			return r;
+		}
+		total += r;
+	}
+	return total;
+}
+
+/*
+ * Closes the open sub-buffers (with RB_FLUSH_EMPTY in flags, an empty one
+ * too: a packet that carries the latest discarded count and end time) and
+ * writes everything committed. A writer
+ * still inside a record gets FLUSH_WAIT_NS to commit it (polling the
+ * buffer: it has no other way to signal); what is still open then stays in
+ * the buffer for a later drain.
+ */
+static int flush(struct channel *c, unsigned flags)
+{
+	uint64_t deadline = now_ns() + FLUSH_WAIT_NS;
+	int r;
+
+	for (unsigned cpu = 0; cpu < c->ncpu; cpu++)
+		rb_flush(c->chan, cpu, flags);
+	for (;;) {
+		bool pending = false;
+
+		if ((r = drain(c)) < 0)
+			return r;
+		for (unsigned cpu = 0; cpu < c->ncpu && !pending; cpu++) {
+			struct rb_stats st;
+
+			rb_buffer_stats(c->chan, cpu, &st);
+			pending = st.consumed != st.write_pos &&
+				  (st.write_pos & (c->chan->g.subbuf_size - 1)) == 0;
+		}
+		if (!pending || now_ns() > deadline)
+			return 0;
+		sched_yield();
+	}
+}
+
+static int add_channel(const struct proto_msg *m, const char **detail)
+{
+	uint64_t key, stream_id, sw = 0, rd = 0;
+	const char *dir, *name;
+	const void *uuid;
+	size_t uuid_len;
+	struct channel *c;
+	int r;
+
+	if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 ||
+	    proto_get_str(&m->attrs, CONS_A_DIR, &dir) < 0 ||
+	    proto_get_str(&m->attrs, CONS_A_CHANNEL, &name) < 0 ||
+	    proto_get_u64(&m->attrs, CONS_A_STREAM_ID, &stream_id) < 0 ||
+	    proto_get_bytes(&m->attrs, CONS_A_UUID, &uuid, &uuid_len) < 0 || uuid_len != 16 ||
+	    proto_get_u64(&m->attrs, CONS_A_SWITCH_TIMER, &sw) == -EBADMSG ||
+	    proto_get_u64(&m->attrs, CONS_A_READ_TIMER, &rd) == -EBADMSG || m->n_fds != 2 ||
+	    stream_id > UINT32_MAX || dir[0] != '/') {
+		*detail = "malformed ADD_CHANNEL";
+		return -EBADMSG;
+	}
+	if (find(key, NULL))
+		return -EEXIST;
+	if (n_channels == MAX_CHANNELS)
+		return -ENOSPC;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->key = key;
+	c->wakeup_fd = -1;
+	c->switch_ns = sw * 1000;
+	c->read_ns = rd ? rd * 1000 : DEFAULT_READ_NS;
+	r = rb_channel_map(m->fds[0], &ctf_rb_client_large, &c->chan);
+	if (r < 0) {
+		*detail = "cannot map the channel's shared memory";
+		goto err;
+	}
+	c->ncpu = c->chan->g.nr_cpus;
+	c->streams = calloc(c->ncpu, sizeof(*c->streams));
+	if (!c->streams) {
+		r = -ENOMEM;
+		goto err;
+	}
+	for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+		r = cons_stream_create(dir, name, cpu, (uint32_t)stream_id, uuid, &c->streams[cpu]);
+		if (r < 0) {
+			*detail = "cannot create the stream files";
+			goto err;
+		}
+	}
+	c->wakeup_fd = m->fds[1];
+	((struct proto_msg *)m)->fds[1] = -1;	/* taken */
+	channels[n_channels++] = c;
+	return 0;
+err:
+	channel_free(c);
+	return r;
+}
+
+/* Writes DIR/metadata (whole, through a temporary name). */
+static int write_metadata(const struct proto_msg *m, const char **detail)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	const char *dir;
+	const void *text;
+	size_t len;
+	int fd, r = 0;
+
+	if (proto_get_str(&m->attrs, CONS_A_DIR, &dir) < 0 || dir[0] != '/' ||
+	    proto_get_bytes(&m->attrs, CONS_A_TEXT, &text, &len) < 0) {
+		*detail = "malformed METADATA";
+		return -EBADMSG;
+	}
+	if (snprintf(path, sizeof(path), "%s/metadata", dir) >= (int)sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.metadata.tmp", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, text, len);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+static void handle(int sock, struct proto_msg *m)
+{
+	struct proto_builder reply;
+	const char *detail = NULL;
+	struct channel *c = NULL;
+	uint64_t key = 0;
+	unsigned index;
+	int r;
+
+	proto_builder_init(&reply, CONS_REPLY, m->hdr.seq);
+	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
+	    m->hdr.type == CONS_STATS) {
+		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 || !(c = find(key, &index))) {
+			r = -ENOENT;
+			goto out;
+		}
+	}
+	switch (m->hdr.type) {
+	case CONS_ADD_CHANNEL:
+		r = add_channel(m, &detail);
+		break;
+	case CONS_METADATA:
+		r = write_metadata(m, &detail);
+		break;
+	case CONS_FLUSH:
+		r = flush(c, RB_FLUSH_EMPTY);
+		break;
+	case CONS_DEL_CHANNEL:
+		r = flush(c, 0);
+		channel_free(c);
+		channels[index] = channels[--n_channels];
+		break;
+	case CONS_STATS: {
+		struct cons_stream_stats st;
+		uint64_t packets = 0, bytes = 0;
+
+		for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+			cons_stream_get_stats(c->streams[cpu], &st);
+			packets += st.packets;
+			bytes += st.bytes;
+		}
+		proto_put_u64(&reply, CONS_A_PACKETS, packets);
+		proto_put_u64(&reply, CONS_A_BYTES, bytes);
+		r = 0;
+		break;
+	}
+	default:
+		r = -EBADMSG;
+		detail = "unknown request";
+	}
+out:
+	proto_put_i64(&reply, CONS_A_STATUS, r);
+	if (detail)
+		proto_put_str(&reply, CONS_A_DETAIL, detail);
+	if (proto_send(sock, &reply, NULL, 0, 5000) < 0)
+		log_msg("cannot answer the session daemon");
+	proto_builder_free(&reply);
+}
+
+/* Runs timers and drains every channel; returns the poll timeout in ms. */
+static int service(void)
+{
+	uint64_t now = now_ns(), period = DEFAULT_READ_NS;
+	bool busy = false;
+
+	for (unsigned i = 0; i < n_channels; i++) {
+		struct channel *c = channels[i];
+
+		rb_consumer_tick(c->chan, now, c->switch_ns, STUCK_NS);
+		drain(c);
+		if (c->read_ns < period)
+			period = c->read_ns;
+		if (c->switch_ns && c->switch_ns < period)
+			period = c->switch_ns;
+		/* announce the sleep; a delivery meanwhile means: do not sleep */
+		if (rb_consumer_prepare_sleep(c->chan) == 1)
+			busy = true;
+	}
+	return busy ? 0 : (int)((period + 999999) / 1000000);
+}
+
+int main(int argc, char **argv)
+{
+	struct pollfd fds[1 + MAX_CHANNELS];
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: ltt-consumerd\n\nStarted by ltt-sessiond (its control socket on "
+		       "standard input); not run by hand.\n");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--version")) {
+		printf("ltt-consumerd %s\n", LTT_VERSION);
+		return 0;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	for (;;) {
+		int timeout = service();
+		unsigned n = 1;
+
+		fds[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
+		for (unsigned i = 0; i < n_channels; i++)
+			fds[n++] = (struct pollfd){ .fd = channels[i]->wakeup_fd, .events = POLLIN };
+		if (poll(fds, n, timeout) < 0 && errno != EINTR)
+			break;
+		for (unsigned i = 1; i < n; i++)
+			if (fds[i].revents & POLLIN) {
+				uint64_t v;
+
+				if (read(fds[i].fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+					log_msg("wake-up eventfd: %s", strerror(errno));
+			}
+		for (unsigned i = 0; i < n_channels; i++)
+			rb_consumer_woken(channels[i]->chan);
+		if (fds[0].revents & (POLLIN | POLLHUP)) {
+			struct proto_msg m;
+			int r = proto_recv(0, &m, 5000);
+
+			if (r < 0)
+				break;	/* the session daemon is gone (or broke the protocol) */
+			handle(0, &m);
+			proto_msg_free(&m);
+		}
+	}
+	/* write out what the buffers hold before leaving */
+	while (n_channels) {
+		flush(channels[n_channels - 1], 0);
+		channel_free(channels[--n_channels]);
+	}
+	return 0;
+}

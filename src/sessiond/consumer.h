@@ -1,0 +1,37 @@
+/*
+ * consumer.h - the session daemon's ltt-consumerd: spawned on first need,
+ * commanded over a socketpair (proto/consumer-protocol.h), one request at a
+ * time, each answered before the next.
+ */
+#ifndef LTT_SESSIOND_CONSUMER_H
+#define LTT_SESSIOND_CONSUMER_H
+
+#include "proto/consumer-protocol.h"
+
+struct consumer;
+
+/*
+ * Starts ltt-consumerd ($LTT_CONSUMERD_PATH, else beside this program, else
+ * in the build tree). Returns 0 and *ret, or a negative errno.
+ */
+int consumer_spawn(struct consumer **ret);
+
+/*
+ * Sends the request built in b (consumed) with n_fds descriptors and waits
+ * for the reply (bounded: 10 s). Returns the reply's status (0 or negative),
+ * or -EPIPE when the consumer is gone (the caller frees it and spawns
+ * another next time). *detail (may be NULL) gets a static description.
+ */
+int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		     const char **detail);
+
+/* Starts a request with the consumer's next sequence number. */
+void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_type type);
+
+/*
+ * Closes the control socket (the consumer then writes out what its buffers
+ * hold and exits) and waits for it up to 10 s before killing it. NULL: no-op.
+ */
+void consumer_free(struct consumer *c);
+
+#endif /* LTT_SESSIOND_CONSUMER_H */

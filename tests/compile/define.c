@@ -1,0 +1,3 @@
+/* define.c - the tracepoint definitions of the program (C). */
+#define TRACEPOINT_DEFINE
+#include "tp-compile.h"
