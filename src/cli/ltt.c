@@ -22,6 +22,8 @@ const struct cli_command cli_commands[] = {
 	{ "stop", cmd_stop, "stop tracing" },
 	{ "list", cmd_list, "list sessions, or describe one" },
 	{ "status", cmd_status, "describe the current session" },
+	{ "analyze", cmd_analyze, "analyses: events, period, syscalls, irq, sched-latency, process" },
+	{ "view", cmd_view, "print the events of traces (babeltrace2's text layout)" },
 	{ "version", cmd_version, "show the version" },
 	{ "help", cmd_help, "show help on ltt or on a command" },
 	{ NULL, NULL, NULL },
