@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,11 @@
 static void help_view(FILE *out)
 {
 	fputs(
-"usage: ltt view [OPTIONS] TRACE_DIR\n"
+"Usage: ltt view [OPTIONS] [TRACE_DIR | SESSION]\n"
 "\n"
 "Prints the events of every CTF trace under TRACE_DIR in time order, in\n"
-"babeltrace2's text layout.\n"
+"babeltrace2's text layout. SESSION (default: the current session) reads\n"
+"that session's output.\n"
 "\n"
 "  -e, --event-names GLOB,...  only events whose name matches a glob\n"
 "  -n, --names LIST      field names to print, as babeltrace2's -n: payload,\n"
@@ -798,13 +800,42 @@ static bool name_selected(const struct view *w, const char *name)
  * The trace directory for a command-line argument. A session name will be
  * mapped to its output directory here once sessions exist (ltt view SESSION).
  */
+/*
+ * The trace to read: arg if it is a directory, else the output of the
+ * session named arg (NULL: the current session), asked of the daemon.
+ * Reports its own error; NULL if there is no such trace.
+ */
 static const char *resolve_trace_path(const char *arg)
 {
+	static char output[PATH_MAX];
+	struct ltt_session *s;
+	struct ltt_ctl *ctl;
+	const char *name;
 	struct stat st;
+	int r;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+	if (arg && stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 		return arg;
-	return NULL;
+	if (arg && strchr(arg, '/')) {
+		cli_error("view: '%s' is not a trace directory", arg);
+		return NULL;
+	}
+	if (!(name = cli_session_or_current(arg)) || cli_connect(false, &ctl))
+		return NULL;
+	r = ltt_session_get(ctl, name, &s);
+	if (r < 0) {
+		cli_fail(ctl, r, "view: '%s' is neither a trace directory nor a session", name);
+		ltt_ctl_close(ctl);
+		return NULL;
+	}
+	snprintf(output, sizeof(output), "%s", ltt_session_output(s));
+	ltt_session_free(s);
+	ltt_ctl_close(ctl);
+	if (!output[0]) {
+		cli_error("view: session '%s' has no output on disk", name);
+		return NULL;
+	}
+	return output;
 }
 
 enum { OPT_BEGIN = 256, OPT_END, OPT_SECONDS, OPT_DATE, OPT_GMT, OPT_CYCLES, OPT_NO_DELTA,
@@ -893,16 +924,14 @@ int cmd_view(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind != argc - 1) {
-		cli_error("view: expected one TRACE_DIR (try 'ltt view --help')");
+	if (optind < argc - 1) {
+		cli_error("view: expected one TRACE_DIR or SESSION (try 'ltt view --help')");
 		status = 2;
 		goto out;
 	}
-	path = resolve_trace_path(argv[optind]);
-	if (!path) {
-		cli_error("view: '%s' is not a trace directory", argv[optind]);
+	path = resolve_trace_path(optind < argc ? argv[optind] : NULL);
+	if (!path)
 		goto out;
-	}
 	ret = ltt_reader_open(path, &r, &errmsg);
 	if (ret < 0) {
 		cli_error("view: %s", errmsg ? errmsg : strerror(-ret));

@@ -63,6 +63,16 @@ def test_app_started_after_start_is_traced_completely(ltt_env, procs, tmp_path):
     assert start["fields"]["method"][1] == ("GET",) and start["fields"]["path"] == "/"
 
 
+def test_view_a_session_by_name(ltt_env, procs, tmp_path):
+    out = record(ltt_env, procs, tmp_path, [["httpd:*"]], ["5", "1"])
+    by_name = ltt_env.ltt("view", "--no-delta", "s1")
+    current = ltt_env.ltt("view", "--no-delta")
+    text, err = babeltrace_text(out, "--no-delta")
+    assert by_name.stdout == current.stdout == text and by_name.stderr == err == ""
+    p = ltt_env.ltt("view", "nosuch", check=False)
+    assert p.returncode == 1 and "neither a trace directory nor a session" in p.stderr
+
+
 def test_app_started_before_start_is_traced(ltt_env, procs, tmp_path):
     out = tmp_path / "s1"
     ltt_env.ltt("create", "s1", "--output", str(out))
