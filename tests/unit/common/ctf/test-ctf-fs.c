@@ -1,0 +1,1 @@
+#include "ltt-test.h"
