@@ -67,6 +67,11 @@ struct kt_converter {
 	struct ctf_fs_trace *fs;
 	struct ctf_fs_stream **streams;
 	uint64_t *last_ts;
+	struct cpu_acct {
+		uint64_t events;	/* written on this cpu */
+		uint64_t pending_lost;	/* waiting for the first packet to close */
+		bool first_closed;
+	} *acct;
 	unsigned ncpus;
 	uint32_t next_id;
 	enum ctf_header_kind header;
@@ -458,6 +463,8 @@ static int64_t tgid_of(int64_t tid)
 	return p ? strtoll(p + 6, NULL, 10) : tid;
 }
 
+static void account_lost(struct kt_converter *c, unsigned cpu);
+
 /* Where a __data_loc/__rel_loc field points: 0 and off/len, or -EBADMSG. */
 static int dyn_loc(const struct kt_field *f, const struct kt_record *rec, uint32_t *off,
 		   uint32_t *len)
@@ -592,15 +599,40 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 				    cpu, strerror(-r));
 	c->last_ts[cpu] = ts;
 	c->st.events++;
+	c->acct[cpu].events++;
+	if (c->acct[cpu].pending_lost)
+		account_lost(c, cpu);
 	return 0;
+}
+
+/*
+ * Readers (babeltrace2) cannot tell how many events a stream's first
+ * packet lost ("may have discarded"): its events_discarded must be 0. So a
+ * loss is held until the stream has an event, then the packet holding
+ * that event is closed, and the count goes to the packets after it.
+ */
+static void account_lost(struct kt_converter *c, unsigned cpu)
+{
+	struct cpu_acct *a = &c->acct[cpu];
+
+	if (!a->pending_lost || !a->events)
+		return;
+	if (!a->first_closed) {
+		if (ctf_fs_stream_flush(c->streams[cpu], 0) < 0)
+			return;
+		a->first_closed = true;
+	}
+	ctf_fs_stream_add_discarded(c->streams[cpu], a->pending_lost);
+	a->pending_lost = 0;
 }
 
 void kt_converter_lost(struct kt_converter *c, unsigned cpu, uint64_t n)
 {
 	if (cpu >= c->ncpus || !n)
 		return;
-	ctf_fs_stream_add_discarded(c->streams[cpu], n);
+	c->acct[cpu].pending_lost += n;
 	c->st.discarded += n;
+	account_lost(c, cpu);
 }
 
 void kt_converter_stats(const struct kt_converter *c, struct kt_converter_stats *s)
@@ -675,9 +707,10 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	c->by_id = calloc(MAX_IDS, sizeof(*c->by_id));
 	c->streams = calloc(c->ncpus, sizeof(*c->streams));
 	c->last_ts = calloc(c->ncpus, sizeof(*c->last_ts));
+	c->acct = calloc(c->ncpus, sizeof(*c->acct));
 	c->vals = calloc(SCRATCH_VALUES, sizeof(*c->vals));
 	c->bytes = malloc(SCRATCH_BYTES);
-	if (!c->by_id || !c->streams || !c->last_ts || !c->vals || !c->bytes) {
+	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->vals || !c->bytes) {
 		r = -ENOMEM;
 		goto err;
 	}
@@ -759,7 +792,15 @@ err:
 
 int kt_converter_close(struct kt_converter *c, struct kt_error *err)
 {
-	int r = ctf_fs_trace_close(c->fs);
+	int r;
+
+	for (unsigned i = 0; i < c->ncpus; i++)
+		if (c->acct[i].pending_lost) {
+			/* no event at all on that cpu: the count goes in its only packet */
+			ctf_fs_stream_add_discarded(c->streams[i], c->acct[i].pending_lost);
+			c->acct[i].pending_lost = 0;
+		}
+	r = ctf_fs_trace_close(c->fs);
 
 	if (r < 0)
 		return kt_error_set(err, r, "cannot close the kernel trace: %s", strerror(-r));
@@ -782,6 +823,7 @@ void kt_converter_free(struct kt_converter *c)
 	free(c->by_id);
 	free(c->streams);
 	free(c->last_ts);
+	free(c->acct);
 	free(c->vals);
 	free(c->bytes);
 	free(c);
@@ -823,5 +865,8 @@ int kt_converter_write(struct kt_converter *c, unsigned cpu, const struct ctf_ev
 				    strerror(-r));
 	c->last_ts[cpu] = ts;
 	c->st.events++;
+	c->acct[cpu].events++;
+	if (c->acct[cpu].pending_lost)
+		account_lost(c, cpu);
 	return 0;
 }

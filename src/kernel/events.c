@@ -164,14 +164,101 @@ struct filter_arg {
 	char pattern_ev[256];
 };
 
+/*
+ * The expression in the kernel's field names: LTTng's names of sched
+ * fields (tid, X_tid) become the kernel's (pid, X_pid), and `tid` of an
+ * event without such a field is the record's common_pid. Identifiers in
+ * quotes are left alone. Returns a malloc'ed string or NULL.
+ */
+static char *kernel_filter(const char *expr, const struct kt_event_format *fmt)
+{
+	size_t len = strlen(expr), cap = len * 2 + 64, o = 0;
+	bool sched = fmt && fmt->system && strcmp(fmt->system, "sched") == 0;
+	char *out = malloc(cap), q = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		char c = expr[i];
+
+		if (q) {
+			out[o++] = c;
+			if (c == '\\' && i + 1 < len)
+				out[o++] = expr[++i];
+			else if (c == q)
+				q = 0;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			q = c;
+			out[o++] = c;
+			i++;
+			continue;
+		}
+		if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+			size_t j = i;
+			char id[128], alt[160];
+			const char *use = id;
+
+			while (j < len && (expr[j] == '_' || (expr[j] >= 'a' && expr[j] <= 'z') ||
+					   (expr[j] >= 'A' && expr[j] <= 'Z') ||
+					   (expr[j] >= '0' && expr[j] <= '9')))
+				j++;
+			kt_fmt(id, sizeof(id), "%.*s", (int)(j - i), expr + i);
+			if (fmt && kt_event_format_field(fmt, id) < 0) {
+				size_t n = strlen(id);
+
+				if (strcmp(id, "tid") == 0)
+					use = sched && kt_event_format_field(fmt, "pid") >= 0 ? "pid" :
+					      "common_pid";
+				else if (sched && n > 4 && strcmp(id + n - 4, "_tid") == 0) {
+					kt_fmt(alt, sizeof(alt), "%.*s_pid", (int)(n - 4), id);
+					if (kt_event_format_field(fmt, alt) >= 0)
+						use = alt;
+				}
+			}
+			if (o + strlen(use) + 1 >= cap) {
+				free(out);
+				return NULL;
+			}
+			memcpy(out + o, use, strlen(use));
+			o += strlen(use);
+			i = j;
+			continue;
+		}
+		out[o++] = c;
+		i++;
+		if (o + 1 >= cap) {
+			free(out);
+			return NULL;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static int set_filter(const char *dir, const char *sys, const char *ev, void *arg)
 {
 	struct filter_arg *fa = arg;
-	char path[PATH_MAX], msg[512];
+	struct kt_event_format *fmt = NULL;
+	char path[PATH_MAX], msg[512], *text = NULL, *kexpr;
+	size_t len;
 	int r;
 
+	kt_fmt(path, sizeof(path), "%s/%s/%s/format", dir, sys, ev);
+	if (kt_file_read_all(path, &text, &len) == 0) {
+		if (kt_event_format_parse(text, len, sys, &fmt) < 0)
+			fmt = NULL;
+		free(text);
+	}
+	kexpr = kernel_filter(fa->expr, fmt);
+	kt_event_format_free(fmt);
+	if (!kexpr)
+		return -ENOMEM;
 	kt_fmt(path, sizeof(path), "%s/%s/%s/filter", dir, sys, ev);
-	r = kt_file_write(path, fa->expr, false);
+	r = kt_file_write(path, kexpr, false);
+	free(kexpr);
 	if (r == 0)
 		return 0;
 	/* The kernel explains a refused filter in the filter file itself. */
