@@ -93,6 +93,8 @@ char *kt_lttng_event_name(const char *system, const char *name, char *buf, size_
 		kt_fmt(buf, size, "syscall_entry_%s", name + 10);
 	else if (strcmp(system, "syscalls") == 0 && strncmp(name, "sys_exit_", 9) == 0)
 		kt_fmt(buf, size, "syscall_exit_%s", name + 9);
+	else if (strncmp(system, "ltt_", 4) == 0)
+		kt_fmt(buf, size, "%s", name);	/* our uprobes: the symbol */
 	else if (strncmp(name, system, sl) == 0 && name[sl] == '_')
 		kt_fmt(buf, size, "%s", name);
 	else
