@@ -135,6 +135,8 @@ static int parse_decl(const char *decl, size_t len, struct kt_field *f)
 	f->type = dup_trim(decl, name_start);
 	if (!f->name || !f->type)
 		return -ENOMEM;
+	if (!f->type[0])
+		return -EBADMSG;	/* a name without a type */
 	f->common = strncmp(f->name, "common_", 7) == 0;
 
 	if (strncmp(f->type, "__data_loc", 10) == 0 || strncmp(f->type, "__rel_loc", 9) == 0) {
