@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "ctf/ctf.h"
 
@@ -88,6 +89,13 @@ int kt_instance_destroy(struct kt_instance *inst);
 const char *kt_instance_name(const struct kt_instance *inst);
 /* Absolute path of the instance directory. */
 const char *kt_instance_path(const struct kt_instance *inst);
+
+/*
+ * Events of pid (a consumer or daemon that must not trace itself: its own
+ * reads and writes would feed the buffer it drains) are not recorded:
+ * appended to the instance's set_event_notrace_pid. Returns 0 or an errno.
+ */
+int kt_instance_exclude_pid(struct kt_instance *inst, pid_t pid, struct kt_error *err);
 
 /* tracing_on 1/0. */
 int kt_instance_start(struct kt_instance *inst, struct kt_error *err);

@@ -73,6 +73,7 @@ struct kt_cpu_reader {
 	/* read */
 	uint8_t *page;
 	size_t page_size;
+	size_t max_pages;		/* per drain: the buffer's pages, + slack */
 	/* accounting */
 	uint64_t lost_reported;
 	struct kt_reader_stats st;
@@ -166,6 +167,14 @@ int kt_cpu_reader_create(struct kt_instance *inst, unsigned cpu, enum kt_reader_
 	r->page_size = kt_file_read(path, kb, sizeof(kb)) > 0 ? strtoul(kb, NULL, 10) * 1024 : 0;
 	if (r->page_size < 4096)
 		r->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	/*
+	 * A drain reads at most the buffer's worth of pages: a read of a
+	 * page the writer is on returns what it has so far, and a consumer
+	 * whose own syscalls are traced would otherwise chase its tail.
+	 */
+	kt_fmt(path, sizeof(path), "%s/buffer_size_kb", inst->path);
+	r->max_pages = kt_file_read(path, kb, sizeof(kb)) > 0 ?
+		       strtoul(kb, NULL, 10) * 1024 / r->page_size + 2 : 1024;
 	r->page = malloc(r->page_size);
 	if (!r->page) {
 		close(r->fd);
@@ -274,7 +283,7 @@ long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 		lost = (uint64_t)l;
 
 	if (r->mode == KT_READER_READ) {
-		for (;;) {
+		for (size_t pages = 0; pages < r->max_pages; pages++) {
 			ssize_t got = read(r->fd, r->page, r->page_size);
 			uint32_t off = 0;
 

@@ -336,6 +336,19 @@ unsigned kt_instance_ncpus(const struct kt_instance *inst)
 	return inst->ncpus;
 }
 
+int kt_instance_exclude_pid(struct kt_instance *inst, pid_t pid, struct kt_error *err)
+{
+	char num[32];
+	int r;
+
+	kt_fmt(num, sizeof(num), "%d", (int)pid);
+	r = kt_file_writef(true, num, "%s/set_event_notrace_pid", inst->path);
+	if (r < 0)
+		return kt_error_set(err, r, "instance '%s': cannot exclude pid %d: %s", inst->name,
+				    (int)pid, strerror(-r));
+	return 0;
+}
+
 int kt_instance_start(struct kt_instance *inst, struct kt_error *err)
 {
 	return inst_write(inst, "tracing_on", "1", err);

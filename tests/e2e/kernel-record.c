@@ -221,6 +221,11 @@ int main(int argc, char **argv)
 		die("instance", r, &err);
 		goto out;
 	}
+	r = kt_instance_exclude_pid(inst, getpid(), &err);	/* not our own syscalls */
+	if (r < 0) {
+		die("instance", r, &err);
+		goto out;
+	}
 	for (size_t i = 0; i < nev; i++) {
 		r = kt_instance_enable_events(inst, events[i], &err);
 		if (r < 0) {
