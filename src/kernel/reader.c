@@ -306,7 +306,7 @@ long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 	}
 
 	for (unsigned guard = 0; guard < 4 * r->nr_subbufs + 16; guard++) {
-		uint32_t id;
+		uint32_t id, kread = r->meta->reader.read;
 
 		if (r->cur_id >= 0) {
 			const uint8_t *page = r->data + (size_t)r->cur_id * r->subbuf_size;
@@ -329,10 +329,19 @@ long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 			struct kt_page_header h;
 			const uint8_t *page = r->data + (size_t)id * r->subbuf_size;
 
-			if (kt_page_header_decode(&r->layout, page, r->subbuf_size, &h) < 0 ||
-			    h.commit <= r->cur_off)
+			if (kt_page_header_decode(&r->layout, page, r->subbuf_size, &h) < 0)
 				break;
-			continue;
+			if (h.commit > r->cur_off)
+				continue;
+			/*
+			 * Nothing new for us. If this ioctl only moved the
+			 * kernel's read mark up to the commit, the next one
+			 * swaps in the next page, if there is one: ask again.
+			 * If the mark did not move, the buffer is empty.
+			 */
+			if (r->meta->reader.read != kread)
+				continue;
+			break;
 		}
 		/*
 		 * A fresh reader page: all of it is ours. (meta->reader.read
