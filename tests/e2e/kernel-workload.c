@@ -3,12 +3,15 @@
  * JSON to OUTFILE (its stdout belongs to the recorder).
  *
  *   kernel-workload OUTFILE pingpong N   two threads ("ltt-ping",
- *                                        "ltt-pong") wake each other N times
+ *                                        "ltt-pong") wake each other N times,
+ *                                        on one CPU: each round, each blocks
+ *                                        once and is woken once
  *   kernel-workload OUTFILE files PATH   openat, read, write (/dev/null), close
  *   kernel-workload OUTFILE calls N      calls ltt_workload_probe() N times
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +58,14 @@ int main(int argc, char **argv)
 		pthread_t th;
 		char c = 'x';
 
+		cpu_set_t one;
+
 		rounds = atol(argv[3]);
 		prctl(PR_SET_NAME, "ltt-ping");
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) < 0)
+			return 1;
 		if (pipe(ping) < 0 || pipe(pong) < 0)
 			return 1;
 		pthread_create(&th, NULL, pong_main, NULL);
@@ -64,8 +73,9 @@ int main(int argc, char **argv)
 			if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
 				return 1;
 		pthread_join(th, NULL);
-		fprintf(out, "{\"pid\": %d, \"ping_tid\": %d, \"pong_tid\": %d, \"rounds\": %ld}\n",
-			(int)getpid(), (int)syscall(SYS_gettid), (int)pong_tid, rounds);
+		fprintf(out, "{\"pid\": %d, \"ping_tid\": %d, \"pong_tid\": %d, \"rounds\": %ld, "
+			"\"cpu\": %d}\n", (int)getpid(), (int)syscall(SYS_gettid), (int)pong_tid,
+			rounds, sched_getcpu());
 	} else if (strcmp(argv[2], "files") == 0) {
 		static char path[4096];
 		char buf[256];
