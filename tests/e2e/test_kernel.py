@@ -224,9 +224,11 @@ def test_kernel_filter_refused(procs, tmp_path):
     assert not os.path.exists(tmp_path / "t" / "kernel" / "metadata")
 
 
-@pytest.mark.parametrize("mode", ["mmap", "read"])
-def test_uprobe_counts_every_call(procs, tmp_path, mode):
+@pytest.mark.parametrize("mode,subbuf", [("mmap", "4096"), ("read", "4096"),
+                                         ("mmap", "16384"), ("read", "16384")])
+def test_uprobe_counts_every_call(procs, tmp_path, mode, subbuf):
     summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-m", mode,
+                        "-b", subbuf, "-n", "64",
                         "-u", WORKLOAD + ":ltt_workload_probe", "--",
                         *workload(tmp_path, "calls", "1234"))
     assert summary["reader"] == mode
