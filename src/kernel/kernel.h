@@ -325,10 +325,10 @@ typedef int (*kt_record_cb)(const struct kt_record *rec, uint64_t lost, void *ar
 long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg);
 
 /*
- * Events the kernel counts as lost on this CPU and that drain has not yet
- * reported (per_cpu/cpuN/stats: overrun + dropped events, minus what page
- * flags already reported): call after the final drain and add it to the
- * stream. Returns >= 0 or an errno.
+ * Events the kernel counts as lost on this CPU (per_cpu/cpuN/stats:
+ * overrun + dropped events) that no drain callback has reported yet (a
+ * drain that delivers no record keeps its count for later): call after
+ * the final drain and add it to the stream. Returns >= 0 or an errno.
  */
 long long kt_cpu_reader_lost_pending(struct kt_cpu_reader *r);
 

@@ -75,7 +75,8 @@ struct kt_cpu_reader {
 	size_t page_size;
 	size_t max_pages;		/* per drain: the buffer's pages, + slack */
 	/* accounting */
-	uint64_t lost_reported;
+	uint64_t lost_reported;		/* taken from the stats file */
+	uint64_t lost_carry;		/* taken, not yet given to a callback */
 	struct kt_reader_stats st;
 };
 
@@ -223,7 +224,8 @@ static long long stats_lost(struct kt_cpu_reader *r)
 	return lost;
 }
 
-long long kt_cpu_reader_lost_pending(struct kt_cpu_reader *r)
+/* What the stats file counts beyond what we took already. */
+static long long stats_delta(struct kt_cpu_reader *r)
 {
 	long long lost = stats_lost(r);
 
@@ -235,6 +237,18 @@ long long kt_cpu_reader_lost_pending(struct kt_cpu_reader *r)
 	r->lost_reported += (uint64_t)lost;
 	r->st.lost += (uint64_t)lost;
 	return lost;
+}
+
+long long kt_cpu_reader_lost_pending(struct kt_cpu_reader *r)
+{
+	long long d = stats_delta(r);
+	uint64_t lost;
+
+	if (d < 0)
+		return d;
+	lost = r->lost_carry + (uint64_t)d;
+	r->lost_carry = 0;
+	return (long long)lost;
 }
 
 /*
@@ -272,15 +286,29 @@ static long deliver_page(struct kt_cpu_reader *r, const uint8_t *page, size_t si
 	return n;
 }
 
+static long drain_records(struct kt_cpu_reader *r, kt_record_cb cb, void *arg, uint64_t *lost);
+
 long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 {
-	uint64_t lost = 0;
-	long total = 0, n;
+	uint64_t lost;
+	long total;
 	long long l;
 
-	l = kt_cpu_reader_lost_pending(r);
-	if (l > 0)
-		lost = (uint64_t)l;
+	/*
+	 * Losses go with the next record delivered; what no record carried
+	 * waits in lost_carry for the next drain or kt_cpu_reader_lost_pending.
+	 */
+	l = stats_delta(r);
+	lost = r->lost_carry + (l > 0 ? (uint64_t)l : 0);
+	r->lost_carry = 0;
+	total = drain_records(r, cb, arg, &lost);
+	r->lost_carry += lost;
+	return total;
+}
+
+static long drain_records(struct kt_cpu_reader *r, kt_record_cb cb, void *arg, uint64_t *lost)
+{
+	long total = 0, n;
 
 	if (r->mode == KT_READER_READ) {
 		for (size_t pages = 0; pages < r->max_pages; pages++) {
@@ -297,7 +325,7 @@ long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 			if ((size_t)got < r->page_size)
 				memset(r->page + got, 0, r->page_size - (size_t)got);
 			r->st.pages++;
-			n = deliver_page(r, r->page, r->page_size, &off, cb, arg, &lost);
+			n = deliver_page(r, r->page, r->page_size, &off, cb, arg, lost);
 			if (n < 0 || n > INT32_MAX)
 				return n;
 			total += n;
@@ -311,7 +339,7 @@ long kt_cpu_reader_drain(struct kt_cpu_reader *r, kt_record_cb cb, void *arg)
 		if (r->cur_id >= 0) {
 			const uint8_t *page = r->data + (size_t)r->cur_id * r->subbuf_size;
 
-			n = deliver_page(r, page, r->subbuf_size, &r->cur_off, cb, arg, &lost);
+			n = deliver_page(r, page, r->subbuf_size, &r->cur_off, cb, arg, lost);
 			if (n < 0)
 				return n;
 			total += n;
