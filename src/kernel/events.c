@@ -409,6 +409,31 @@ int kt_instance_enable_function(struct kt_instance *inst, const char *function,
 	return kt_error_set(err, r, "cannot trace function '%s': %s", function, strerror(-r));
 }
 
+int kt_instance_for_each_enabled(struct kt_instance *inst,
+				 int (*cb)(const char *system, const char *name, void *arg),
+				 void *arg)
+{
+	char path[PATH_MAX], *text = NULL, *line, *save = NULL;
+	int r;
+
+	kt_fmt(path, sizeof(path), "%s/set_event", inst->path);
+	r = kt_file_read_all(path, &text, NULL);
+	if (r < 0)
+		return r;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		r = cb(line, colon + 1, arg);
+		if (r)
+			break;
+	}
+	free(text);
+	return r;
+}
+
 /* ---- listing ---- */
 
 int kt_list_events(bool syscalls_only, int (*cb)(const char *name, void *arg), void *arg,

@@ -128,6 +128,16 @@ int kt_instance_disable_events(struct kt_instance *inst, const char *pattern,
 			       struct kt_error *err);
 
 /*
+ * Calls cb(system, name) for each event enabled in the instance (its
+ * set_event file, uprobes included), e.g. to declare their classes in the
+ * trace's metadata before any of them fires. Stops at and returns cb's
+ * first non-zero value; 0, or an errno of reading set_event.
+ */
+int kt_instance_for_each_enabled(struct kt_instance *inst,
+				 int (*cb)(const char *system, const char *name, void *arg),
+				 void *arg);
+
+/*
  * Enables the entry and exit tracepoints of syscall `name` (a glob; "*" or
  * NULL = all). Returns the number of tracepoints enabled, -ENOENT.
  */

@@ -59,6 +59,27 @@ static int on_record(const struct kt_record *rec, uint64_t lost, void *arg)
 	return r;
 }
 
+struct declare_ctx {
+	struct kt_converter *conv;
+	struct kt_error *err;
+};
+
+/* Each enabled event is in the metadata, fired or not (as LTTng's). */
+static int declare_enabled(const char *system, const char *name, void *arg)
+{
+	struct declare_ctx *dc = arg;
+	struct kt_event_format *fmt = NULL;
+	int r;
+
+	r = kt_event_format_load(system, name, &fmt);
+	if (r < 0)
+		return kt_error_set(dc->err, r, "cannot read the format of %s:%s: %s", system,
+				    name, strerror(-r));
+	r = kt_converter_declare(dc->conv, fmt, dc->err);
+	kt_event_format_free(fmt);
+	return r;
+}
+
 static int print_name(const char *name, void *arg)
 {
 	(void)arg;
@@ -290,6 +311,15 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		die("trace", r, &err);
 		goto out;
+	}
+	{
+		struct declare_ctx dc = { conv, &err };
+
+		r = kt_instance_for_each_enabled(inst, declare_enabled, &dc);
+		if (r < 0) {
+			die("metadata", r, &err);
+			goto out;
+		}
 	}
 	readers = calloc(ncpus, sizeof(*readers));
 	ctx = calloc(ncpus, sizeof(*ctx));

@@ -269,7 +269,8 @@ def test_flood_discarded_equals_kernel_lost(procs, tmp_path):
 
 
 def test_statedump_and_env(procs, tmp_path):
-    summary, _ = record(procs, tmp_path / "t", "-e", "sched_process_exec", "--",
+    summary, _ = record(procs, tmp_path / "t", "-e", "sched_process_exec",
+                        "-e", "sched:sched_kthread_stop_ret", "--",
                         *workload(tmp_path, "calls", "1"))
     child = summary["child_pid"]
     evs = events_of(tmp_path / "t")
@@ -311,6 +312,9 @@ def test_statedump_and_env(procs, tmp_path):
         meta = f.read()
     assert meta.startswith("/* CTF 1.8 */")
     assert 'name = "monotonic"' in meta or "name = monotonic" in meta
+    # every enabled event is declared, fired or not
+    assert 'name = "sched_kthread_stop_ret"' in meta
+    assert "sched_kthread_stop_ret" not in names
 
 
 def test_stale_instances_are_removed(procs, tmp_path):
