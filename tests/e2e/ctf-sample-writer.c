@@ -2,7 +2,9 @@
  * ctf-sample-writer - writes a CTF trace with every field type the writer
  * supports, and prints on stdout, as JSON, what a reader must find in it:
  *
- *   ctf-sample-writer DIR [text|packetized] [nodiscard]
+ *   ctf-sample-writer DIR [text|packetized] [nodiscard] [be]
+ *
+ * (be: a big-endian trace, to check the model does not assume little-endian.)
  *
  * {"events": [{"name", "stream_id", "cpu_id", "cycles", "ns",
  *              "events_discarded", "context", "fields"}...],
@@ -162,7 +164,8 @@ static void json_value(const struct ctf_type *t, const struct ctf_value *v)
 				      : v->u64 >= m->start && v->u64 <= m->end;
 
 			if (in) {
-				printf("%s\"%s\"", first ? "" : ", ", m->label);
+				printf("%s", first ? "" : ", ");
+				json_str(m->label, SIZE_MAX);
 				first = false;
 			}
 		}
@@ -290,6 +293,7 @@ int main(int argc, char **argv)
 		.architecture_bit_width = 64, .ltt_version = "0.1.0",
 	};
 	enum ctf_metadata_form form = CTF_METADATA_TEXT;
+	enum ctf_byte_order bo = CTF_BO_LE;
 	struct ctf_trace *t;
 	struct ctf_fs_trace *ft;
 	struct ctf_type *ctx, *p, *e, *inner;
@@ -301,7 +305,7 @@ int main(int argc, char **argv)
 			       { .sc = 1, .cpu = 0, .has_ctx = false } };
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ctf-sample-writer DIR [text|packetized] [nodiscard]\n");
+		fprintf(stderr, "usage: ctf-sample-writer DIR [text|packetized] [nodiscard] [be]\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -309,9 +313,11 @@ int main(int argc, char **argv)
 			form = CTF_METADATA_PACKETIZED;
 		else if (strcmp(argv[i], "nodiscard") == 0)
 			no_discard = true;
+		else if (strcmp(argv[i], "be") == 0)
+			bo = CTF_BO_BE;
 	}
 
-	CHECK(ctf_trace_create(uuid, CTF_BO_LE, &t));
+	CHECK(ctf_trace_create(uuid, bo, &t));
 	CHECK(ctf_trace_env_lttng(t, &env, &err));
 	CHECK(ctf_trace_add_clock(t, &clk, &err));
 	ctx = st_new();
@@ -395,7 +401,7 @@ int main(int argc, char **argv)
 	add(p, "sen_min", inner);
 	CHECK(ctf_type_enum_create(named("uint32_t"), &e));
 	CHECK(ctf_type_enum_add(e, "RUNNING", 0, 0));
-	CHECK(ctf_type_enum_add(e, "WAITING", 1, 9));
+	CHECK(ctf_type_enum_add(e, "WAITING \"on\" C:\\disk", 1, 9));
 	CHECK(ctf_type_enum_add(e, "HIGH", 4000000000u, 4294967295u));
 	add(p, "uen", e);
 	ev_enums = event(t, "sample:enums", 7, 0, p);
@@ -410,6 +416,15 @@ int main(int argc, char **argv)
 	add(inner, "innermost", e);
 	add(p, "inner", inner);
 	add(p, "b", named("uint16_t"));
+	e = st_new();
+	add(e, "k", named("uint8_t"));
+	add(e, "v", named("string"));
+	add(p, "pairs", array_t(e, 2));
+	add(p, "npts", named("uint16_t"));
+	e = st_new();
+	add(e, "x", named("int16_t"));
+	add(e, "y", named("double"));
+	add(p, "points", seq_t(e, "npts"));
 	ev_nested = event(t, "sample:nested", 8, 0, p);
 
 	p = st_new();
@@ -420,7 +435,8 @@ int main(int argc, char **argv)
 	add(p, "tail", named("uint8_t"));
 	ev_arrays = event(t, "sample:arrays", 9, 0, p);
 
-	p = st_new();
+	/* An explicitly aligned payload: align(64) on the fields struct. */
+	CHECK(ctf_type_struct_create(64, &p));
 	add(p, "v", named("uint32_t"));
 	ev_high = event(t, "sample:id_above_30", 40, 0, p);
 	p = st_new();
@@ -523,7 +539,15 @@ int main(int argc, char **argv)
 				struct ctf_value innermost[] = { CTF_S64(-77) };
 				struct ctf_value in[] = { CTF_STR("inside"), CTF_DOUBLE(-2.5),
 							  CTF_LIST(innermost, 1) };
-				struct ctf_value v[] = { CTF_U64(9), CTF_LIST(in, 3), CTF_U64(65000) };
+				struct ctf_value p0[] = { CTF_U64(1), CTF_STR("one") };
+				struct ctf_value p1[] = { CTF_U64(2), CTF_STR("") };
+				struct ctf_value pairs[] = { CTF_LIST(p0, 2), CTF_LIST(p1, 2) };
+				struct ctf_value q0[] = { CTF_S64(-3), CTF_DOUBLE(0.5) };
+				struct ctf_value q1[] = { CTF_S64(7), CTF_DOUBLE(-1e300) };
+				struct ctf_value pts[] = { CTF_LIST(q0, 2), CTF_LIST(q1, 2) };
+				struct ctf_value v[] = { CTF_U64(9), CTF_LIST(in, 3), CTF_U64(65000),
+							 CTF_LIST(pairs, 2), CTF_U64(round % 3),
+							 CTF_LIST(pts, (uint32_t)(round % 3)) };
 
 				emit(st, ev_nested, now += 23, v, ARRAY_SIZE(v));
 			}

@@ -78,10 +78,11 @@ def check_events(trace, expected):
         assert same(g["fields"], e["fields"]), f"{where}: {g['fields']} != {e['fields']}"
 
 
-@pytest.mark.parametrize("form", ["text", "packetized"])
+@pytest.mark.parametrize("form", [["text"], ["packetized"], ["packetized", "be"]],
+                         ids=["text", "packetized", "big-endian"])
 def test_every_value_and_timestamp_reads_back(procs, tmp_path, form):
     trace = tmp_path / "trace"
-    expected = write_trace(procs, trace, form)
+    expected = write_trace(procs, trace, *form)
     check_events(trace, expected)
     # events_discarded, per event: babeltrace2 turns the packet's cumulative
     # count into discarded-events messages before the packet's first event,

@@ -35,7 +35,14 @@ static inline void ctf_bits_write_le(uint8_t *base, uint64_t off, unsigned len,
 
 	if (likely((off & 7) == 0 && (len & 7) == 0)) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(p, &v, len >> 3);
+		/* Constant-size copies compile to single stores. */
+		switch (len) {
+		case 8: *p = (uint8_t)v; return;
+		case 16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+		case 32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+		case 64: memcpy(p, &v, 8); return;
+		default: memcpy(p, &v, len >> 3); return;
+		}
 #else
 		for (unsigned i = 0; i < len >> 3; i++)
 			p[i] = (uint8_t)(v >> (8 * i));

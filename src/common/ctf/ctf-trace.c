@@ -527,7 +527,10 @@ static void tsdl_event(struct strbuf *sb, const struct ctf_event_class *ec)
 			       ec->payload->st.fields[i].name, 2);
 		strbuf_append(sb, ";\n");
 	}
-	strbuf_append(sb, "\t};\n};\n\n");
+	strbuf_append(sb, "\t}");
+	if (ec->payload->st.min_align > 1)
+		strbuf_appendf(sb, " align(%u)", ec->payload->st.min_align);
+	strbuf_append(sb, ";\n};\n\n");
 }
 
 int ctf_trace_metadata(struct ctf_trace *t, const char **text, size_t *len)

@@ -564,3 +564,17 @@ TEST(copy_is_deep)
 	ctf_type_free(NULL);
 	ctf_trace_free(NULL);
 }
+
+TEST(aligned_payload_says_so)
+{
+	struct ctf_trace *t = trace_new();
+	struct ctf_type *p;
+	char *ev;
+
+	ASSERT_OK(ctf_type_struct_create(32, &p));
+	ASSERT_OK(ctf_type_struct_add(p, "c", named("uint8_t")));
+	ev = event_tsdl(t, "al", 4, p);
+	ASSERT_CONTAINS(ev, "_c;\n\t} align(32);\n};\n");
+	free(ev);
+	ctf_trace_free(t);
+}
