@@ -16,8 +16,8 @@
  *                syscalls' __syscall_nr, in order; in sched:* events
  *                `pid` is LTTng's `tid` and `X_pid` is `X_tid`;
  *                sched_process_fork also gets parent_pid and child_pid (the
- *                thread group ids, looked up in /proc when the record is
- *                converted; the tid when the thread is gone).
+ *                thread group ids: /proc, else the kernel's saved_tgids,
+ *                else the tid).
  *   types        integers as the kernel declares them (size, signedness),
  *                pointers as hex u64, char arrays and __data_loc/__rel_loc
  *                char[] as strings, other arrays as integer arrays, other
@@ -454,15 +454,33 @@ static int64_t rd_int(const uint8_t *p, uint32_t size)
 	}
 }
 
+/*
+ * The thread group of tid: /proc while it lives, else the kernel's
+ * saved_tgids (options/record-tgid), else tid itself.
+ */
 static int64_t tgid_of(int64_t tid)
 {
-	char path[64], buf[1024], *p;
+	char path[PATH_MAX], buf[1024], *p, *text = NULL, *line, *save = NULL;
+	int64_t tgid = tid;
 
-	kt_fmt(path, sizeof(path), "/proc/%lld/status", (long long)tid);
-	if (tid <= 0 || kt_file_read(path, buf, sizeof(buf)) <= 0)
+	if (tid <= 0)
 		return tid;
-	p = strstr(buf, "\nTgid:");
-	return p ? strtoll(p + 6, NULL, 10) : tid;
+	kt_fmt(path, sizeof(path), "/proc/%lld/status", (long long)tid);
+	if (kt_file_read(path, buf, sizeof(buf)) > 0 && (p = strstr(buf, "\nTgid:")))
+		return strtoll(p + 6, NULL, 10);
+	kt_fmt(path, sizeof(path), "%s/saved_tgids", kt_tracefs_root());
+	if (kt_file_read_all(path, &text, NULL) < 0)
+		return tid;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+
+		if (strtoll(line, &end, 10) == tid && *end == ' ') {
+			tgid = strtoll(end + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return tgid;
 }
 
 static void account_lost(struct kt_converter *c, unsigned cpu);
@@ -517,7 +535,7 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 					    "format", ce->fmt->name, rec->len);
 		}
 		if (ce->slots[i].kind == SRC_TGID) {
-			vals[nv++] = CTF_S64(tgid_of(rd_int(p, f->size)));
+			vals[nv++] = CTF_S64(tgid_of(rd_int(p, f->size)));	/* fork events: rare */
 			continue;
 		}
 		if (ce->slots[i].kind == SRC_LENGTH) {

@@ -296,6 +296,12 @@ int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance 
 	r = inst_write(inst, "options/overwrite", cfg->overwrite ? "1" : "0", err);
 	if (r < 0)
 		goto err;
+	/*
+	 * The kernel then remembers each traced task's thread group in
+	 * saved_tgids: what LTTng's sched_process_fork says as parent_pid and
+	 * child_pid, when the thread is gone by conversion time. Optional.
+	 */
+	kt_file_writef(false, "1", "%s/options/record-tgid", inst->path);
 	if (subbuf != 4096) {
 		/* The ring buffer's sub-buffer size (kernel 6.8+). */
 		kt_fmt(num, sizeof(num), "%llu", (unsigned long long)(subbuf / 1024));

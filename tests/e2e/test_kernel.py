@@ -125,12 +125,18 @@ def events_of(trace, quiet=True):
 
 def test_sched_pingpong(procs, tmp_path):
     summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-e", "sched_switch",
-                        "-e", "sched:sched_wakeup", "-e", "sched_waking", "--",
+                        "-e", "sched:sched_wakeup", "-e", "sched_waking",
+                        "-e", "sched_process_fork", "--",
                         *workload(tmp_path, "pingpong", "300"))
     w = work_report(tmp_path)
     ping, pong = w["ping_tid"], w["pong_tid"]
     assert summary["child_pid"] == w["pid"] == ping
     evs = events_of(tmp_path / "t")
+    # pthread_create: a thread of the same process (LTTng's pid = tgid)
+    fork = [e["fields"] for e in evs if e["name"] == "sched_process_fork"
+            and e["fields"]["child_tid"] == pong]
+    assert fork == [{"parent_comm": "ltt-ping", "parent_tid": ping, "parent_pid": ping,
+                     "child_comm": "ltt-ping", "child_tid": pong, "child_pid": ping}]
     switches = [e for e in evs if e["name"] == "sched_switch"]
     assert switches
     assert set(switches[0]["fields"]) == {"prev_comm", "prev_tid", "prev_prio", "prev_state",
