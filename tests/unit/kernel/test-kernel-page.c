@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel/kernel.h"
 #include "ltt-test.h"
@@ -468,4 +469,112 @@ TEST(captured_kernel_pages_decode_cleanly)
 		free(buf);
 	}
 	ASSERT_GT_INT(total, 0);
+}
+
+/* ---- the converter, on a synthesized format and records (no tracefs) ---- */
+
+static const char fork_fmt[] =
+	"name: sched_process_exec\n"
+	"ID: 365\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"filename=%s\", __get_str(filename)\n";
+
+static size_t exec_record(uint8_t *buf, const char *file, int32_t pid)
+{
+	uint16_t id = 365;
+	uint32_t loc = (uint32_t)(strlen(file) + 1) << 16 | 20;
+
+	memset(buf, 0, 64);
+	memcpy(buf, &id, 2);
+	memcpy(buf + 4, &pid, 4);
+	memcpy(buf + 8, &loc, 4);
+	memcpy(buf + 12, &pid, 4);
+	memcpy(buf + 16, &pid, 4);
+	memcpy(buf + 20, file, strlen(file) + 1);
+	return 20 + strlen(file) + 1;
+}
+
+TEST(converter_writes_lttng_names_and_checks_records)
+{
+	char dir[] = "/tmp/kt-conv-XXXXXX", path[256], *meta;
+	struct kt_converter_config cfg = { 0 };
+	struct kt_event_format *fmt = NULL;
+	struct kt_converter *c = NULL;
+	struct kt_converter_stats st;
+	struct kt_record rec;
+	uint8_t buf[64];
+	FILE *f;
+	long n;
+
+	ASSERT_NOT_NULL(mkdtemp(dir));
+	ASSERT_OK(kt_event_format_parse(fork_fmt, strlen(fork_fmt), "sched", &fmt));
+	cfg.dir = dir;
+	cfg.channel = "channel0";
+	cfg.ncpus = 2;
+	cfg.start_ts = 1000;
+	cfg.nevents_hint = 1;
+	ASSERT_OK(kt_converter_create(&cfg, &c, NULL));
+	ASSERT_OK(kt_converter_declare(c, fmt, NULL));
+
+	rec.data = buf;
+	rec.len = (uint32_t)exec_record(buf, "/bin/true", 77);
+	rec.ts = 2000;
+	ASSERT_OK(kt_converter_record(c, 1, &rec, NULL));
+	rec.ts = 1500;		/* earlier than the stream's last: raised, counted */
+	ASSERT_OK(kt_converter_record(c, 1, &rec, NULL));
+	rec.len = 14;		/* shorter than its format */
+	ASSERT_EQ_INT(kt_converter_record(c, 1, &rec, NULL), -EBADMSG);
+	rec.len = (uint32_t)exec_record(buf, "/bin/true", 77);
+	buf[10] = 0xff;		/* __data_loc length past the record */
+	buf[11] = 0x7f;
+	ASSERT_EQ_INT(kt_converter_record(c, 1, &rec, NULL), -EBADMSG);
+	ASSERT_EQ_INT(kt_converter_record(c, 5, &rec, NULL), -EINVAL);
+	kt_converter_lost(c, 1, 3);
+	kt_converter_stats(c, &st);
+	ASSERT_EQ_U64(st.events, 2);
+	ASSERT_EQ_U64(st.clamped, 1);
+	ASSERT_EQ_U64(st.bad, 2);
+	ASSERT_EQ_U64(st.discarded, 3);
+	ASSERT_OK(kt_converter_close(c, NULL));
+	kt_converter_free(c);
+	kt_event_format_free(fmt);
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "r");
+	ASSERT_NOT_NULL(f);
+	meta = calloc(1, 65536);
+	ASSERT_NOT_NULL(meta);
+	n = (long)fread(meta, 1, 65535, f);
+	fclose(f);
+	ASSERT_GT_INT(n, 0);
+	ASSERT_TRUE(strncmp(meta, "/* CTF 1.8 */", 13) == 0);
+	ASSERT_CONTAINS(meta, "domain = \"kernel\"");
+	ASSERT_CONTAINS(meta, "tracer_name = \"lttng-modules\"");
+	ASSERT_CONTAINS(meta, "name = \"sched_process_exec\"");
+	ASSERT_CONTAINS(meta, "string _filename;");
+	ASSERT_CONTAINS(meta, " _tid;");		/* pid -> tid */
+	ASSERT_CONTAINS(meta, " _old_tid;");	/* old_pid -> old_tid */
+	ASSERT_TRUE(strstr(meta, "_common_") == NULL);	/* header fields dropped */
+	free(meta);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/channel0_%d", dir, i);
+		ASSERT_OK(access(path, F_OK));
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/index/channel0_%d.idx", dir, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/index", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	unlink(path);
+	ASSERT_OK(rmdir(dir));
 }
