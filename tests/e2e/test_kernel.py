@@ -257,9 +257,15 @@ def test_function_tracing_refused_with_reason(procs, tmp_path):
         assert "CONFIG_KPROBE_EVENTS" in res.stderr
 
 
-def test_flood_discarded_equals_kernel_lost(procs, tmp_path):
+@pytest.mark.parametrize("mode,policy", [("mmap", "discard"), ("read", "discard"),
+                                         ("mmap", "overwrite"), ("read", "overwrite")])
+def test_flood_discarded_equals_kernel_lost(procs, tmp_path, mode, policy):
+    # discard: the kernel refuses new events ("dropped events");
+    # overwrite: it overwrites the oldest ("overrun"); either way counted
     calls = 200000
-    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-b", "4096", "-n", "2",
+    extra = ["--overwrite"] if policy == "overwrite" else []
+    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-m", mode, *extra,
+                        "-b", "4096", "-n", "2",
                         "-u", WORKLOAD + ":ltt_workload_probe", "--",
                         *workload(tmp_path, "calls", str(calls)))
     evs = events_of(tmp_path / "t", quiet=False)
