@@ -262,7 +262,7 @@ def test_function_tracing_refused_with_reason(procs, tmp_path):
 def test_flood_discarded_equals_kernel_lost(procs, tmp_path, mode, policy):
     # discard: the kernel refuses new events ("dropped events");
     # overwrite: it overwrites the oldest ("overrun"); either way counted
-    calls = 200000
+    calls = 60000
     extra = ["--overwrite"] if policy == "overwrite" else []
     summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-m", mode, *extra,
                         "-b", "4096", "-n", "2",
