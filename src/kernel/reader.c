@@ -70,6 +70,7 @@ struct kt_cpu_reader {
 	uint32_t subbuf_size, nr_subbufs;
 	long cur_id;			/* reader page we are in, -1: none yet */
 	uint32_t cur_off;		/* bytes of its records consumed by us */
+	uint64_t cur_ts;		/* the running timestamp at cur_off */
 	/* read */
 	uint8_t *page;
 	size_t page_size;
@@ -253,10 +254,12 @@ long long kt_cpu_reader_lost_pending(struct kt_cpu_reader *r)
 
 /*
  * Delivers the records of page [0, commit) that start at or after *off,
- * advancing *off. Returns records delivered or the callback's value.
+ * advancing *off; *ts is the running timestamp at *off (when *off > 0), so
+ * that a page the writer is still filling is resumed, not rescanned.
+ * Returns records delivered or the callback's value.
  */
 static long deliver_page(struct kt_cpu_reader *r, const uint8_t *page, size_t size,
-			 uint32_t *off, kt_record_cb cb, void *arg, uint64_t *lost)
+			 uint32_t *off, uint64_t *ts, kt_record_cb cb, void *arg, uint64_t *lost)
 {
 	struct kt_page_header h;
 	struct kt_page_iter it;
@@ -267,20 +270,27 @@ static long deliver_page(struct kt_cpu_reader *r, const uint8_t *page, size_t si
 	if (kt_page_header_decode(&r->layout, page, size, &h) < 0)
 		return 0;
 	kt_page_iter_init(&it, &r->layout, page, &h);
+	if (*off > 0 && *off <= it.commit) {
+		/* *off is a record boundary we stopped at, *ts the time there */
+		it.pos = *off;
+		it.ts = *ts;
+	}
 	while ((e = kt_page_iter_next(&it, &rec)) > 0) {
-		/* *off is a record boundary: the record is new iff it ends past it */
-		if (it.pos <= *off)
-			continue;
 		e = cb(&rec, *lost, arg);
 		*lost = 0;
 		r->st.records++;
 		n++;
-		if (e)
+		if (e) {
+			r->st.bytes += it.pos - *off;
+			*off = it.pos;
+			*ts = it.ts;
 			return e;
+		}
 	}
 	if (it.pos > *off) {
 		r->st.bytes += it.pos - *off;
 		*off = it.pos;
+		*ts = it.ts;
 	}
 	r->st.padding += it.padding;
 	return n;
@@ -314,6 +324,7 @@ static long drain_records(struct kt_cpu_reader *r, kt_record_cb cb, void *arg, u
 		for (size_t pages = 0; pages < r->max_pages; pages++) {
 			ssize_t got = read(r->fd, r->page, r->page_size);
 			uint32_t off = 0;
+			uint64_t ts = 0;
 
 			if (got < 0) {
 				if (errno == EAGAIN || errno == EINTR)
@@ -325,7 +336,7 @@ static long drain_records(struct kt_cpu_reader *r, kt_record_cb cb, void *arg, u
 			if ((size_t)got < r->page_size)
 				memset(r->page + got, 0, r->page_size - (size_t)got);
 			r->st.pages++;
-			n = deliver_page(r, r->page, r->page_size, &off, cb, arg, lost);
+			n = deliver_page(r, r->page, r->page_size, &off, &ts, cb, arg, lost);
 			if (n < 0 || n > INT32_MAX)
 				return n;
 			total += n;
@@ -339,7 +350,8 @@ static long drain_records(struct kt_cpu_reader *r, kt_record_cb cb, void *arg, u
 		if (r->cur_id >= 0) {
 			const uint8_t *page = r->data + (size_t)r->cur_id * r->subbuf_size;
 
-			n = deliver_page(r, page, r->subbuf_size, &r->cur_off, cb, arg, lost);
+			n = deliver_page(r, page, r->subbuf_size, &r->cur_off, &r->cur_ts, cb, arg,
+					 lost);
 			if (n < 0)
 				return n;
 			total += n;
