@@ -1,0 +1,892 @@
+/*
+ * convert.c - kernel records to CTF, with LTTng's kernel names.
+ *
+ * One CTF trace (the kernel/ directory of a session), one stream class
+ * (LTTng's packet header and context; the compact event header when the
+ * session declares fewer than 31 events, as lttng-modules does, else the
+ * large one), one stream per CPU (CHANNEL_CPU), and an event class per
+ * tracefs event, generated from its format file:
+ *
+ *   event name   kt_lttng_event_name(): syscalls:sys_enter_X ->
+ *                syscall_entry_X, sys_exit_X -> syscall_exit_X; SYSTEM:NAME
+ *                -> NAME when it starts with SYSTEM_, else SYSTEM_NAME
+ *                (irq:softirq_entry -> irq_softirq_entry, kmem:kmalloc ->
+ *                kmem_kmalloc, timer:hrtimer_start -> timer_hrtimer_start).
+ *   fields       the format's fields but the common_* header and the
+ *                syscalls' __syscall_nr, in order; in sched:* events
+ *                `pid` is LTTng's `tid` and `X_pid` is `X_tid`;
+ *                sched_process_fork also gets parent_pid and child_pid (the
+ *                thread group ids: /proc, else the kernel's saved_tgids,
+ *                else the tid).
+ *   types        integers as the kernel declares them (size, signedness),
+ *                pointers as hex u64, char arrays and __data_loc/__rel_loc
+ *                char[] as strings, other arrays as integer arrays, other
+ *                __data_loc as a sequence with a NAME_length field before.
+ *   context      every event carries the stream event context { tid }
+ *                (the record's common_pid): kernel records say who emitted
+ *                them, and syscall events are useless without it.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/kernel-internal.h"
+#include "ltt-config.h"
+
+#define MAX_IDS 65536
+#define SCRATCH_VALUES 40000
+#define SCRATCH_BYTES (3 * 65536)
+
+enum src_kind {
+	SRC_FIELD = 0,
+	SRC_LENGTH,		/* length of the __data_loc sequence field src */
+	SRC_TGID,		/* thread group of the tid in field src */
+};
+
+struct slot {
+	enum src_kind kind;
+	int src;		/* field index in the format */
+};
+
+struct conv_event {
+	struct kt_event_format *fmt;
+	const struct ctf_event_class *ec;
+	struct slot *slots;
+	size_t nslots;
+	int pid_field;		/* common_pid, or -1 */
+};
+
+struct kt_converter {
+	struct ctf_trace *trace;
+	struct ctf_fs_trace *fs;
+	struct ctf_fs_stream **streams;
+	uint64_t *last_ts;
+	struct cpu_acct {
+		uint64_t events;	/* written on this cpu */
+		uint64_t pending_lost;	/* waiting for the first packet to close */
+		bool first_closed;
+	} *acct;
+	unsigned ncpus;
+	uint32_t next_id;
+	enum ctf_header_kind header;
+	bool stream_class_added;
+	size_t packet_size;
+	struct conv_event **by_id;	/* kernel event id -> class */
+	bool scanned;			/* tracefs events scanned for unknown ids */
+	char **id_paths;		/* kernel id -> "system/name", after a scan */
+	struct ctf_value *vals;
+	char *bytes;
+	struct kt_converter_stats st;
+};
+
+char *kt_lttng_event_name(const char *system, const char *name, char *buf, size_t size)
+{
+	size_t sl = strlen(system);
+
+	if (strcmp(system, "syscalls") == 0 && strncmp(name, "sys_enter_", 10) == 0)
+		kt_fmt(buf, size, "syscall_entry_%s", name + 10);
+	else if (strcmp(system, "syscalls") == 0 && strncmp(name, "sys_exit_", 9) == 0)
+		kt_fmt(buf, size, "syscall_exit_%s", name + 9);
+	else if (strncmp(system, "ltt_", 4) == 0)
+		kt_fmt(buf, size, "%s", name);	/* our uprobes: the symbol */
+	else if (strncmp(name, system, sl) == 0 && name[sl] == '_')
+		kt_fmt(buf, size, "%s", name);
+	else
+		kt_fmt(buf, size, "%s_%s", system, name);
+	return buf;
+}
+
+/* The LTTng name of a field of event system:event, into buf. */
+static const char *lttng_field_name(const char *system, const char *name, char *buf,
+				    size_t size)
+{
+	size_t n = strlen(name);
+
+	if (system && strcmp(system, "sched") == 0) {
+		if (strcmp(name, "pid") == 0)
+			return "tid";
+		if (n > 4 && strcmp(name + n - 4, "_pid") == 0) {
+			kt_fmt(buf, size, "%.*s_tid", (int)(n - 4), name);
+			return buf;
+		}
+	}
+	if (!ctf_is_identifier(name)) {
+		/* TSDL keywords ("event", "string"...) and odd spellings */
+		size_t j = 0;
+
+		for (size_t i = 0; name[i] && j + 2 < size; i++)
+			buf[j++] = isalnum((unsigned char)name[i]) ? name[i] : '_';
+		if (j && isdigit((unsigned char)buf[0]))
+			buf[0] = '_';
+		buf[j++] = '_';
+		buf[j] = '\0';
+		return buf;
+	}
+	return name;
+}
+
+static int int_type(unsigned bits, bool is_signed, unsigned base, struct ctf_type **ret)
+{
+	struct ctf_int_params p = { .size = bits, .align = 8, .is_signed = is_signed,
+				    .base = base };
+
+	return ctf_type_int_create(&p, ret);
+}
+
+static int field_type(const struct kt_field *f, struct ctf_type **ret)
+{
+	struct ctf_type *elem = NULL;
+	int r;
+
+	switch (f->kind) {
+	case KT_FIELD_INT:
+		return int_type(f->size * 8, f->is_signed, 10, ret);
+	case KT_FIELD_POINTER:
+		return int_type(f->size * 8, false, 16, ret);
+	case KT_FIELD_STRING:
+		return ctf_type_string_create(CTF_ENC_UTF8, ret);
+	case KT_FIELD_DATA_LOC:
+	case KT_FIELD_REL_LOC:
+		if (f->is_string)
+			return ctf_type_string_create(CTF_ENC_UTF8, ret);
+		return -EAGAIN;	/* a sequence: built by the caller */
+	case KT_FIELD_ARRAY:
+		r = int_type(f->elem_size * 8, f->is_signed && f->elem_size > 1,
+			     f->elem_size == 1 ? 16 : 10, &elem);
+		if (r < 0)
+			return r;
+		return ctf_type_array_create(elem, f->size / f->elem_size, ret);
+	}
+	return -EINVAL;
+}
+
+static int add_slot(struct conv_event *ce, enum src_kind kind, int src)
+{
+	struct slot *ns = realloc(ce->slots, (ce->nslots + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	ce->slots = ns;
+	ns[ce->nslots].kind = kind;
+	ns[ce->nslots].src = src;
+	ce->nslots++;
+	return 0;
+}
+
+static void conv_event_free(struct conv_event *ce)
+{
+	if (!ce)
+		return;
+	kt_event_format_free(ce->fmt);
+	free(ce->slots);
+	free(ce);
+}
+
+static int ensure_stream_class(struct kt_converter *c, struct kt_error *err)
+{
+	struct ctf_type *ctx = NULL, *tid = NULL;
+	struct ctf_error cerr;
+	int r;
+
+	if (c->stream_class_added)
+		return 0;
+	r = ctf_type_struct_create(0, &ctx);
+	if (r < 0)
+		return r;
+	r = int_type(32, true, 10, &tid);
+	if (r < 0) {
+		ctf_type_free(ctx);
+		return r;
+	}
+	r = ctf_type_struct_add(ctx, "tid", tid);
+	if (r < 0) {
+		ctf_type_free(ctx);
+		return r;
+	}
+	r = ctf_trace_add_stream_class(c->trace, 0, c->header, "monotonic", ctx, &cerr, NULL);
+	if (r < 0)
+		return kt_error_set(err, r, "kernel stream class: %s", cerr.msg);
+	c->stream_class_added = true;
+	return 0;
+}
+
+/* Builds the event class of fmt (owned by ce on success). */
+static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
+		      struct conv_event **ret, struct kt_error *err)
+{
+	const char *system = fmt->system ? fmt->system : "";
+	bool syscall = strcmp(system, "syscalls") == 0;
+	bool fork = strcmp(system, "sched") == 0 && strcmp(fmt->name, "sched_process_fork") == 0;
+	struct ctf_event_class_desc d = { 0 };
+	struct ctf_type *payload = NULL, *t = NULL;
+	struct conv_event *ce;
+	struct ctf_error cerr;
+	char name[256], fbuf[256], lbuf[300];
+	int r;
+
+	r = ensure_stream_class(c, err);
+	if (r < 0)
+		return r;
+	ce = calloc(1, sizeof(*ce));
+	if (!ce)
+		return -ENOMEM;
+	ce->pid_field = kt_event_format_field(fmt, "common_pid");
+	r = ctf_type_struct_create(0, &payload);
+	if (r < 0)
+		goto err;
+	for (size_t i = 0; i < fmt->nfields; i++) {
+		const struct kt_field *f = &fmt->fields[i];
+		const char *fname;
+
+		if (f->common || (syscall && strcmp(f->name, "__syscall_nr") == 0))
+			continue;
+		fname = lttng_field_name(system, f->name, fbuf, sizeof(fbuf));
+		if (ctf_type_struct_find(payload, fname) >= 0)
+			fname = f->name;	/* a rename would collide: keep the kernel's */
+		if (ctf_type_struct_find(payload, fname) >= 0)
+			continue;
+		r = field_type(f, &t);
+		if (r == -EAGAIN) {
+			/* __data_loc of integers: NAME_length then the sequence */
+			struct ctf_type *len = NULL, *elem = NULL;
+
+			kt_fmt(lbuf, sizeof(lbuf), "%s_length", fname);
+			r = int_type(32, false, 10, &len);
+			if (r < 0)
+				goto err;
+			r = ctf_type_struct_add(payload, lbuf, len);
+			if (r < 0)
+				goto err;
+			r = add_slot(ce, SRC_LENGTH, (int)i);
+			if (r < 0)
+				goto err;
+			r = int_type(f->elem_size * 8, false, f->elem_size == 1 ? 16 : 10, &elem);
+			if (r < 0)
+				goto err;
+			r = ctf_type_sequence_create(elem, lbuf, &t);
+		}
+		if (r < 0)
+			goto err;
+		r = ctf_type_struct_add(payload, fname, t);
+		t = NULL;
+		if (r < 0)
+			goto err;
+		r = add_slot(ce, SRC_FIELD, (int)i);
+		if (r < 0)
+			goto err;
+		if (fork && (strcmp(f->name, "parent_pid") == 0 || strcmp(f->name, "child_pid") == 0)) {
+			/* LTTng's parent_pid / child_pid: the thread group ids */
+			r = int_type(32, true, 10, &t);
+			if (r < 0)
+				goto err;
+			r = ctf_type_struct_add(payload, f->name, t);
+			t = NULL;
+			if (r < 0)
+				goto err;
+			r = add_slot(ce, SRC_TGID, (int)i);
+			if (r < 0)
+				goto err;
+		}
+	}
+	kt_lttng_event_name(system, fmt->name, name, sizeof(name));
+	d.name = name;
+	d.id = c->next_id;
+	d.stream_id = 0;
+	r = ctf_trace_add_event_class(c->trace, &d, payload, &cerr, &ce->ec);
+	payload = NULL;
+	if (r < 0) {
+		kt_error_set(err, r, "event %s:%s: %s", system, fmt->name, cerr.msg);
+		goto err;
+	}
+	c->next_id++;
+	ce->fmt = fmt;
+	*ret = ce;
+	return 0;
+err:
+	ctf_type_free(payload);
+	free(ce->slots);
+	free(ce);
+	return r;
+}
+
+int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *fmt,
+			 struct kt_error *err)
+{
+	struct kt_event_format *copy = NULL;
+	struct conv_event *ce = NULL;
+	int r;
+
+	if (fmt->id >= MAX_IDS)
+		return -EINVAL;
+	if (c->by_id[fmt->id])
+		return 0;
+	/* a deep copy through the format's own fields */
+	copy = calloc(1, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	copy->id = fmt->id;
+	copy->name = strdup(fmt->name);
+	copy->system = fmt->system ? strdup(fmt->system) : NULL;
+	copy->fields = calloc(fmt->nfields ? fmt->nfields : 1, sizeof(*copy->fields));
+	if (!copy->name || (fmt->system && !copy->system) || !copy->fields) {
+		r = -ENOMEM;
+		goto err;
+	}
+	for (size_t i = 0; i < fmt->nfields; i++) {
+		copy->fields[i] = fmt->fields[i];
+		copy->fields[i].name = strdup(fmt->fields[i].name);
+		copy->fields[i].type = strdup(fmt->fields[i].type);
+		copy->nfields++;
+		if (!copy->fields[i].name || !copy->fields[i].type) {
+			r = -ENOMEM;
+			goto err;
+		}
+	}
+	r = make_event(c, copy, &ce, err);
+	if (r < 0)
+		goto err;
+	c->by_id[fmt->id] = ce;
+	return 0;
+err:
+	kt_event_format_free(copy);
+	return r;
+}
+
+/* Maps every tracefs event id to its system/name (once, on a first unknown id). */
+static void scan_ids(struct kt_converter *c)
+{
+	char dir[PATH_MAX], sdir[PATH_MAX], path[PATH_MAX], buf[8192];
+	struct dirent *sd, *ed;
+	DIR *d, *e;
+
+	c->scanned = true;
+	c->id_paths = calloc(MAX_IDS, sizeof(char *));
+	if (!c->id_paths)
+		return;
+	kt_fmt(dir, sizeof(dir), "%s/events", kt_tracefs_root());
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((sd = readdir(d))) {
+		if (sd->d_name[0] == '.' || sd->d_type == DT_REG)
+			continue;
+		kt_fmt(sdir, sizeof(sdir), "%s/%s", dir, sd->d_name);
+		e = opendir(sdir);
+		if (!e)
+			continue;
+		while ((ed = readdir(e))) {
+			char *p;
+			long id;
+
+			if (ed->d_name[0] == '.' || ed->d_type == DT_REG)
+				continue;
+			kt_fmt(path, sizeof(path), "%s/%s/id", sdir, ed->d_name);
+			if (kt_file_read(path, buf, sizeof(buf)) <= 0)
+				continue;
+			id = strtol(buf, &p, 10);
+			if (id < 0 || id >= MAX_IDS || c->id_paths[id])
+				continue;
+			kt_fmt(path, sizeof(path), "%s/%s", sd->d_name, ed->d_name);
+			c->id_paths[id] = strdup(path);
+		}
+		closedir(e);
+	}
+	closedir(d);
+}
+
+static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_error *err)
+{
+	struct kt_event_format *fmt = NULL;
+	struct conv_event *ce = NULL;
+	char sys[256], *slash;
+
+	if (c->by_id[id])
+		return c->by_id[id];
+	if (!c->scanned)
+		scan_ids(c);
+	if (!c->id_paths || !c->id_paths[id])
+		return NULL;
+	kt_fmt(sys, sizeof(sys), "%s", c->id_paths[id]);
+	slash = strchr(sys, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if (kt_event_format_load(sys, slash + 1, &fmt) < 0)
+		return NULL;
+	if (make_event(c, fmt, &ce, err) < 0) {
+		kt_event_format_free(fmt);
+		return NULL;
+	}
+	c->by_id[id] = ce;
+	return ce;
+}
+
+static uint64_t rd_uint(const uint8_t *p, uint32_t size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (size) {
+	case 1: memcpy(&u8, p, 1); return u8;
+	case 2: memcpy(&u16, p, 2); return u16;
+	case 4: memcpy(&u32, p, 4); return u32;
+	default: memcpy(&u64, p, 8); return u64;
+	}
+}
+
+static int64_t rd_int(const uint8_t *p, uint32_t size)
+{
+	uint64_t v = rd_uint(p, size);
+
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+/*
+ * The thread group of tid: /proc while it lives, else the kernel's
+ * saved_tgids (options/record-tgid), else tid itself.
+ */
+static int64_t tgid_of(int64_t tid)
+{
+	char path[PATH_MAX], buf[1024], *p, *text = NULL, *line, *save = NULL;
+	int64_t tgid = tid;
+
+	if (tid <= 0)
+		return tid;
+	kt_fmt(path, sizeof(path), "/proc/%lld/status", (long long)tid);
+	if (kt_file_read(path, buf, sizeof(buf)) > 0 && (p = strstr(buf, "\nTgid:")))
+		return strtoll(p + 6, NULL, 10);
+	kt_fmt(path, sizeof(path), "%s/saved_tgids", kt_tracefs_root());
+	if (kt_file_read_all(path, &text, NULL) < 0)
+		return tid;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+
+		if (strtoll(line, &end, 10) == tid && *end == ' ') {
+			tgid = strtoll(end + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return tgid;
+}
+
+static void account_lost(struct kt_converter *c, unsigned cpu);
+
+/* Where a __data_loc/__rel_loc field points: 0 and off/len, or -EBADMSG. */
+static int dyn_loc(const struct kt_field *f, const struct kt_record *rec, uint32_t *off,
+		   uint32_t *len)
+{
+	uint32_t v = (uint32_t)rd_uint(rec->data + f->offset, 4);
+
+	*off = v & 0xffff;
+	*len = v >> 16;
+	if (f->kind == KT_FIELD_REL_LOC)
+		*off += f->offset + f->size;
+	if (*off > rec->len || *len > rec->len - *off)
+		return -EBADMSG;
+	return 0;
+}
+
+int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_record *rec,
+			struct kt_error *err)
+{
+	struct ctf_value *vals = c->vals, *elems;
+	struct conv_event *ce;
+	struct ctf_value ctx;
+	size_t nv = 0, ne = 0, nb = 0;
+	uint64_t ts;
+	uint16_t id;
+	int r;
+
+	if (cpu >= c->ncpus)
+		return -EINVAL;
+	if (rec->len < 8) {
+		c->st.bad++;
+		return -EBADMSG;
+	}
+	memcpy(&id, rec->data, 2);
+	ce = lookup(c, id, err);
+	if (!ce) {
+		c->st.unknown++;
+		return kt_error_set(err, -ENOENT, "no format for kernel event id %u", id);
+	}
+	elems = vals + ce->nslots;
+	for (size_t i = 0; i < ce->nslots; i++) {
+		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
+		const uint8_t *p = rec->data + f->offset;
+		uint32_t off, len;
+
+		if (f->offset + f->size > rec->len) {
+			c->st.bad++;
+			return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its "
+					    "format", ce->fmt->name, rec->len);
+		}
+		if (ce->slots[i].kind == SRC_TGID) {
+			vals[nv++] = CTF_S64(tgid_of(rd_int(p, f->size)));	/* fork events: rare */
+			continue;
+		}
+		if (ce->slots[i].kind == SRC_LENGTH) {
+			if (dyn_loc(f, rec, &off, &len) < 0) {
+				c->st.bad++;
+				return -EBADMSG;
+			}
+			vals[nv++] = CTF_U64(len / f->elem_size);
+			continue;
+		}
+		switch (f->kind) {
+		case KT_FIELD_INT:
+			vals[nv++] = f->is_signed ? CTF_S64(rd_int(p, f->size)) :
+				     CTF_U64(rd_uint(p, f->size));
+			break;
+		case KT_FIELD_POINTER:
+			vals[nv++] = CTF_U64(rd_uint(p, f->size));
+			break;
+		case KT_FIELD_STRING:
+			len = (uint32_t)strnlen((const char *)p, f->size);
+			memcpy(c->bytes + nb, p, len);
+			c->bytes[nb + len] = '\0';
+			vals[nv++] = CTF_STR(c->bytes + nb);
+			nb += len + 1;
+			break;
+		case KT_FIELD_DATA_LOC:
+		case KT_FIELD_REL_LOC:
+			if (dyn_loc(f, rec, &off, &len) < 0) {
+				c->st.bad++;
+				return -EBADMSG;
+			}
+			if (f->is_string) {
+				len = (uint32_t)strnlen((const char *)rec->data + off, len);
+				memcpy(c->bytes + nb, rec->data + off, len);
+				c->bytes[nb + len] = '\0';
+				vals[nv++] = CTF_STR(c->bytes + nb);
+				nb += len + 1;
+			} else if (f->elem_size == 1) {
+				vals[nv++] = CTF_BYTES(rec->data + off, len);
+			} else {
+				uint32_t n = len / f->elem_size;
+
+				if (ce->nslots + ne + n > SCRATCH_VALUES)
+					return -E2BIG;
+				for (uint32_t k = 0; k < n; k++)
+					elems[ne + k] = CTF_U64(rd_uint(rec->data + off +
+									k * f->elem_size,
+									f->elem_size));
+				vals[nv++] = CTF_LIST(elems + ne, n);
+				ne += n;
+			}
+			break;
+		case KT_FIELD_ARRAY:
+			if (f->elem_size == 1) {
+				vals[nv++] = CTF_BYTES(p, f->size);
+			} else {
+				uint32_t n = f->size / f->elem_size;
+
+				if (ce->nslots + ne + n > SCRATCH_VALUES)
+					return -E2BIG;
+				for (uint32_t k = 0; k < n; k++)
+					elems[ne + k] = f->is_signed ?
+						CTF_S64(rd_int(p + k * f->elem_size, f->elem_size)) :
+						CTF_U64(rd_uint(p + k * f->elem_size, f->elem_size));
+				vals[nv++] = CTF_LIST(elems + ne, n);
+				ne += n;
+			}
+			break;
+		}
+	}
+	ctx = CTF_S64(ce->pid_field >= 0 ? rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset,
+						   4) : -1);
+	ts = rec->ts;
+	if (ts < c->last_ts[cpu]) {
+		ts = c->last_ts[cpu];	/* the stream must not go back in time */
+		c->st.clamped++;
+	}
+	r = ctf_fs_stream_event(c->streams[cpu], ce->ec, ts, &ctx, 1, vals, nv);
+	if (r < 0)
+		return kt_error_set(err, r, "cannot write event %s on cpu %u: %s", ce->fmt->name,
+				    cpu, strerror(-r));
+	c->last_ts[cpu] = ts;
+	c->st.events++;
+	c->acct[cpu].events++;
+	if (c->acct[cpu].pending_lost)
+		account_lost(c, cpu);
+	return 0;
+}
+
+/*
+ * Readers (babeltrace2) cannot tell how many events a stream's first
+ * packet lost ("may have discarded"): its events_discarded must be 0. So a
+ * loss is held until the stream has an event, then the packet holding
+ * that event is closed, and the count goes to the packets after it.
+ */
+static void account_lost(struct kt_converter *c, unsigned cpu)
+{
+	struct cpu_acct *a = &c->acct[cpu];
+
+	if (!a->pending_lost || !a->events)
+		return;
+	if (!a->first_closed) {
+		if (ctf_fs_stream_flush(c->streams[cpu], 0) < 0)
+			return;
+		a->first_closed = true;
+	}
+	ctf_fs_stream_add_discarded(c->streams[cpu], a->pending_lost);
+	a->pending_lost = 0;
+}
+
+void kt_converter_lost(struct kt_converter *c, unsigned cpu, uint64_t n)
+{
+	if (cpu >= c->ncpus || !n)
+		return;
+	c->acct[cpu].pending_lost += n;
+	c->st.discarded += n;
+	account_lost(c, cpu);
+}
+
+void kt_converter_stats(const struct kt_converter *c, struct kt_converter_stats *s)
+{
+	*s = c->st;
+}
+
+/* ---- creation ---- */
+
+static void boot_uuid(uint8_t uuid[16])
+{
+	char buf[64];
+	size_t j = 0;
+
+	memset(uuid, 0, 16);
+	if (kt_file_read("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) <= 0)
+		return;
+	for (size_t i = 0; buf[i] && j < 32; i++) {
+		int v;
+
+		if (buf[i] == '-')
+			continue;
+		if (!isxdigit((unsigned char)buf[i]))
+			break;
+		v = isdigit((unsigned char)buf[i]) ? buf[i] - '0' : (tolower(buf[i]) - 'a' + 10);
+		uuid[j / 2] |= (uint8_t)(j % 2 ? v : v << 4);
+		j++;
+	}
+}
+
+static void random_uuid(uint8_t uuid[16])
+{
+	FILE *f = fopen("/dev/urandom", "re");
+
+	if (!f || fread(uuid, 1, 16, f) != 16) {
+		uint64_t t = kt_clock_mono_ns() ^ (uint64_t)getpid() << 32;
+
+		memcpy(uuid, &t, 8);
+		memcpy(uuid + 8, &t, 8);
+	}
+	if (f)
+		fclose(f);
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+}
+
+int kt_converter_create(const struct kt_converter_config *cfg, struct kt_converter **ret,
+			struct kt_error *err)
+{
+	struct kt_converter *c;
+	struct ctf_env_lttng env = { 0 };
+	struct ctf_clock_desc clk = { 0 };
+	struct ctf_error cerr;
+	struct timespec rt, mono;
+	struct utsname un;
+	uint8_t uuid[16], clk_uuid[16];
+	char host[256], date[64];
+	int64_t off_ns;
+	time_t now;
+	struct tm tm;
+	int r;
+
+	if (!cfg || !cfg->dir || !cfg->ncpus)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->ncpus = cfg->ncpus;
+	c->packet_size = cfg->packet_size ? cfg->packet_size : 64 * 1024;
+	c->header = cfg->nevents_hint && cfg->nevents_hint < 31 ? CTF_HEADER_COMPACT :
+		    CTF_HEADER_LARGE;
+	c->by_id = calloc(MAX_IDS, sizeof(*c->by_id));
+	c->streams = calloc(c->ncpus, sizeof(*c->streams));
+	c->last_ts = calloc(c->ncpus, sizeof(*c->last_ts));
+	c->acct = calloc(c->ncpus, sizeof(*c->acct));
+	c->vals = calloc(SCRATCH_VALUES, sizeof(*c->vals));
+	c->bytes = malloc(SCRATCH_BYTES);
+	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->vals || !c->bytes) {
+		r = -ENOMEM;
+		goto err;
+	}
+	random_uuid(uuid);
+	r = ctf_trace_create(uuid, CTF_BO_LE, &c->trace);
+	if (r < 0)
+		goto err;
+
+	uname(&un);
+	if (gethostname(host, sizeof(host)) < 0)
+		kt_fmt(host, sizeof(host), "%s", un.nodename);
+	host[sizeof(host) - 1] = '\0';
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y%m%dT%H%M%S+0000", &tm);
+	env.domain = "kernel";
+	env.tracer_name = "lttng-modules";
+	env.tracer_major = 2;
+	env.tracer_minor = 13;
+	env.tracer_patchlevel = 0;
+	env.hostname = host;
+	env.trace_name = cfg->trace_name ? cfg->trace_name : "ltt";
+	env.trace_creation_datetime = date;
+	env.sysname = un.sysname;
+	env.kernel_release = un.release;
+	env.kernel_version = un.version;
+	env.ltt_version = LTT_VERSION;
+	r = ctf_trace_env_lttng(c->trace, &env, &cerr);
+	if (r < 0) {
+		kt_error_set(err, r, "kernel trace env: %s", cerr.msg);
+		goto err;
+	}
+	r = ctf_trace_env_set_string(c->trace, "ltt_kernel_backend", "tracefs", &cerr);
+	if (r < 0)
+		goto err;
+
+	/* monotonic, as LTTng: offset = realtime - monotonic now */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	off_ns = ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
+	boot_uuid(clk_uuid);
+	clk.name = "monotonic";
+	clk.uuid = clk_uuid;
+	clk.description = "Monotonic Clock";
+	clk.freq = 1000000000;
+	clk.offset_s = off_ns / 1000000000LL;
+	clk.offset = (uint64_t)(off_ns % 1000000000LL);
+	clk.precision = 1;
+	clk.absolute = false;
+	r = ctf_trace_add_clock(c->trace, &clk, &cerr);
+	if (r < 0) {
+		kt_error_set(err, r, "kernel trace clock: %s", cerr.msg);
+		goto err;
+	}
+	r = ensure_stream_class(c, err);
+	if (r < 0)
+		goto err;
+	r = ctf_fs_trace_create(cfg->dir, c->trace, CTF_METADATA_TEXT, &c->fs);
+	if (r < 0) {
+		kt_error_set(err, r, "cannot create trace directory %s: %s", cfg->dir, strerror(-r));
+		goto err;
+	}
+	for (unsigned i = 0; i < c->ncpus; i++) {
+		r = ctf_fs_stream_create(c->fs, cfg->channel ? cfg->channel : "channel0", i, 0,
+					 c->packet_size, &c->streams[i]);
+		if (r < 0) {
+			kt_error_set(err, r, "cannot create stream %u in %s: %s", i, cfg->dir,
+				     strerror(-r));
+			goto err;
+		}
+		c->last_ts[i] = cfg->start_ts;
+	}
+	*ret = c;
+	return 0;
+err:
+	kt_converter_free(c);
+	return r;
+}
+
+int kt_converter_close(struct kt_converter *c, struct kt_error *err)
+{
+	int r;
+
+	for (unsigned i = 0; i < c->ncpus; i++)
+		if (c->acct[i].pending_lost) {
+			/* no event at all on that cpu: the count goes in its only packet */
+			ctf_fs_stream_add_discarded(c->streams[i], c->acct[i].pending_lost);
+			c->acct[i].pending_lost = 0;
+		}
+	r = ctf_fs_trace_close(c->fs);
+
+	if (r < 0)
+		return kt_error_set(err, r, "cannot close the kernel trace: %s", strerror(-r));
+	return 0;
+}
+
+void kt_converter_free(struct kt_converter *c)
+{
+	if (!c)
+		return;
+	ctf_fs_trace_free(c->fs);
+	ctf_trace_free(c->trace);
+	if (c->by_id)
+		for (size_t i = 0; i < MAX_IDS; i++)
+			conv_event_free(c->by_id[i]);
+	if (c->id_paths)
+		for (size_t i = 0; i < MAX_IDS; i++)
+			free(c->id_paths[i]);
+	free(c->id_paths);
+	free(c->by_id);
+	free(c->streams);
+	free(c->last_ts);
+	free(c->acct);
+	free(c->vals);
+	free(c->bytes);
+	free(c);
+}
+
+int kt_converter_new_class(struct kt_converter *c, const char *name, struct ctf_type *payload,
+			  const struct ctf_event_class **ret, struct kt_error *err)
+{
+	struct ctf_event_class_desc d = { .name = name, .id = c->next_id, .stream_id = 0 };
+	struct ctf_error cerr;
+	int r;
+
+	r = ensure_stream_class(c, err);
+	if (r < 0) {
+		ctf_type_free(payload);
+		return r;
+	}
+	r = ctf_trace_add_event_class(c->trace, &d, payload, &cerr, ret);
+	if (r < 0)
+		return kt_error_set(err, r, "event %s: %s", name, cerr.msg);
+	c->next_id++;
+	return 0;
+}
+
+int kt_converter_write(struct kt_converter *c, unsigned cpu, const struct ctf_event_class *ec,
+		       uint64_t ts, int64_t tid, const struct ctf_value *v, size_t n,
+		       struct kt_error *err)
+{
+	struct ctf_value ctx = CTF_S64(tid);
+	int r;
+
+	if (cpu >= c->ncpus)
+		return -EINVAL;
+	if (ts < c->last_ts[cpu])
+		ts = c->last_ts[cpu];
+	r = ctf_fs_stream_event(c->streams[cpu], ec, ts, &ctx, 1, v, n);
+	if (r < 0)
+		return kt_error_set(err, r, "cannot write event %s on cpu %u: %s", ec->name, cpu,
+				    strerror(-r));
+	c->last_ts[cpu] = ts;
+	c->st.events++;
+	c->acct[cpu].events++;
+	if (c->acct[cpu].pending_lost)
+		account_lost(c, cpu);
+	return 0;
+}

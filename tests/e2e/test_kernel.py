@@ -1,0 +1,374 @@
+"""The kernel backend on tracefs, end to end.
+
+kernel-record (tests/e2e/kernel-record.c) drives the library as a session
+and consumer daemon would: instance, events, filters, uprobes, per-CPU
+mapped reader, CTF conversion; kernel-workload is what it traces. Every
+trace is read by babeltrace2, the oracle, field by field, and its CLI must
+print nothing on stderr (the flood test excepted: there babeltrace2 rightly
+warns about the discarded events).
+
+Needs root and tracefs (mounted here if it is not); each test is skipped
+with the reason otherwise. The autouse fixture `tracefs_clean` snapshots
+tracefs before each test, removes whatever ltt-* instance or ltt_* uprobe
+the test left (pass or fail), and then asserts that tracefs is exactly as
+before: same instances, no event enabled at the top level, tracer nop,
+same uprobe_events.
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+from bt2read import babeltrace_text, read_events
+from conftest import build_path
+
+TRACEFS = "/sys/kernel/tracing"
+RECORD = build_path("tests", "unit", "kernel", "kernel-record")
+WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
+
+
+def _tracefs_available():
+    if os.geteuid() != 0:
+        return "kernel tracing needs root"
+    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
+        p = subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return f"cannot mount tracefs: {p.stderr.strip()}"
+    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
+        return "tracefs has no instances directory"
+    return None
+
+
+def _read(name):
+    try:
+        with open(os.path.join(TRACEFS, name)) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _snapshot():
+    return {
+        "instances": sorted(os.listdir(os.path.join(TRACEFS, "instances"))),
+        "set_event": _read("set_event"),
+        "current_tracer": _read("current_tracer"),
+        "uprobe_events": _read("uprobe_events"),
+    }
+
+
+def _remove_leftovers(before):
+    """Removes the ltt-* instances and ltt_* uprobes made since `before`."""
+    for name in os.listdir(os.path.join(TRACEFS, "instances")):
+        if name.startswith("ltt-") and name not in before["instances"]:
+            path = os.path.join(TRACEFS, "instances", name)
+            for f, v in (("tracing_on", "0"), ("events/enable", "0")):
+                try:
+                    with open(os.path.join(path, f), "w") as fh:
+                        fh.write(v)
+                except OSError:
+                    pass
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+    old = set((before["uprobe_events"] or "").splitlines())
+    for line in (_read("uprobe_events") or "").splitlines():
+        ev = line.split()[0].split(":", 1)[-1] if line else ""
+        if line not in old and ev.startswith("ltt_"):
+            try:
+                with open(os.path.join(TRACEFS, "uprobe_events"), "a") as fh:
+                    fh.write("-:" + ev + "\n")
+            except OSError:
+                pass
+
+
+@pytest.fixture(autouse=True)
+def tracefs_clean():
+    why = _tracefs_available()
+    if why:
+        pytest.skip(why)
+    before = _snapshot()
+    yield
+    after = _snapshot()
+    _remove_leftovers(before)
+    assert after == before, "the test left tracefs changed"
+
+
+def record(procs, out, *args, check=True, timeout=120):
+    """Runs kernel-record; returns (summary dict or None, CompletedProcess)."""
+    res = procs.run([RECORD, "-o", str(out), *args], timeout=timeout, check=False)
+    if check and res.returncode != 0:
+        raise AssertionError(f"kernel-record exited {res.returncode}:\n{res.stderr}")
+    summary = json.loads(res.stdout) if res.returncode == 0 else None
+    return summary, res
+
+
+def workload(tmp_path, *args):
+    """argv of kernel-workload writing its report to tmp_path/work.json."""
+    return [WORKLOAD, str(tmp_path / "work.json"), *args]
+
+
+def work_report(tmp_path):
+    with open(tmp_path / "work.json") as f:
+        return json.load(f)
+
+
+def events_of(trace, quiet=True):
+    """Decoded events; with quiet, the babeltrace2 CLI must say nothing on stderr."""
+    if quiet:
+        _, err = babeltrace_text(trace)
+        assert err == "", f"babeltrace2 warned:\n{err}"
+    return read_events(trace)
+
+
+def test_sched_pingpong(procs, tmp_path):
+    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-e", "sched_switch",
+                        "-e", "sched:sched_wakeup", "-e", "sched_waking",
+                        "-e", "sched_process_fork", "--",
+                        *workload(tmp_path, "pingpong", "300"))
+    w = work_report(tmp_path)
+    ping, pong = w["ping_tid"], w["pong_tid"]
+    assert summary["child_pid"] == w["pid"] == ping
+    evs = events_of(tmp_path / "t")
+    # pthread_create: a thread of the same process (LTTng's pid = tgid)
+    fork = [e["fields"] for e in evs if e["name"] == "sched_process_fork"
+            and e["fields"]["child_tid"] == pong]
+    assert fork == [{"parent_comm": "ltt-ping", "parent_tid": ping, "parent_pid": ping,
+                     "child_comm": "ltt-ping", "child_tid": pong, "child_pid": ping}]
+    switches = [e for e in evs if e["name"] == "sched_switch"]
+    assert switches
+    assert set(switches[0]["fields"]) == {"prev_comm", "prev_tid", "prev_prio", "prev_state",
+                                          "next_comm", "next_tid", "next_prio"}
+    # every switch of our threads names them right (pong inherits ping's
+    # name until its prctl(PR_SET_NAME), then keeps its own)
+    pong_named = False
+    for e in sorted(switches, key=lambda e: e["ns"]):
+        f = e["fields"]
+        for side in ("prev", "next"):
+            if f[side + "_tid"] == pong:
+                if pong_named:
+                    assert f[side + "_comm"] == "ltt-pong"
+                assert f[side + "_comm"] in ("ltt-pong", "ltt-ping")
+                pong_named = pong_named or f[side + "_comm"] == "ltt-pong"
+            if f[side + "_tid"] == ping and f[side + "_comm"] != "kernel-record":
+                # before exec the child still has the recorder's name
+                assert f[side + "_comm"] in ("ltt-ping", "kernel-workload")
+    # on one CPU, ping can only write the next byte while pong is switched
+    # out: pong leaves the CPU at least once per round (asleep in read(),
+    # or preempted by the ping it woke); each sleep is ended by a wakeup
+    rounds = w["rounds"]
+    pong_all_out = [e for e in switches if e["fields"]["prev_tid"] == pong]
+    # asleep (TASK_REPORT bits), not preempted: a preempted task's prev_state
+    # carries only the kernel's TASK_REPORT_MAX flag, and needs no wakeup
+    pong_out = [e for e in pong_all_out if e["fields"]["prev_state"] & 0x7f]
+    pong_in = [e for e in switches if e["fields"]["next_tid"] == pong]
+    assert rounds - 1 <= len(pong_all_out) <= rounds + 50
+    assert abs(len(pong_in) - len(pong_all_out)) <= 1
+    assert {e["cpu_id"] for e in pong_all_out} == {w["cpu"]}
+    # and in each round one of them sleeps in read() until the other wakes it
+    for name in ("sched_wakeup", "sched_waking"):
+        wk = [e for e in evs if e["name"] == name and e["fields"]["tid"] in (ping, pong)]
+        assert len(wk) >= rounds - 2, name
+        assert len([e for e in wk if e["fields"]["tid"] == pong]) >= len(pong_out) - 1
+        assert set(wk[0]["fields"]) == {"comm", "tid", "prio", "target_cpu"}
+        named = [e for e in wk if e["fields"]["tid"] == pong]
+        assert sum(e["fields"]["comm"] == "ltt-pong" for e in named) >= len(named) - 2
+    # one time axis with user space: CLOCK_MONOTONIC, ns from the epoch
+    assert all(a["ns"] <= b["ns"] for a, b in zip(switches, switches[1:])
+               if a["cpu_id"] == b["cpu_id"])
+
+
+def test_syscalls_of_a_program(procs, tmp_path):
+    data = tmp_path / "known.txt"
+    data.write_text("ltt kernel backend: 37 bytes of text\n")
+    assert data.stat().st_size == 37
+    record(procs, tmp_path / "t", "--no-statedump", "-S", "openat", "-S", "read",
+           "-S", "write", "-S", "close", "--",
+           *workload(tmp_path, "files", str(data)))
+    w = work_report(tmp_path)
+    evs = [e for e in events_of(tmp_path / "t") if e["context"]["tid"] == w["pid"]]
+    names = [e["name"] for e in evs]
+    # the program's own calls, after the loader's: find its openat by the path pointer
+    i = next(k for k, e in enumerate(evs) if e["name"] == "syscall_entry_openat"
+             and e["fields"]["filename"] == w["path_addr"])
+    assert set(evs[i]["fields"]) == {"dfd", "filename", "flags", "mode"}
+    assert evs[i + 1]["name"] == "syscall_exit_openat"
+    assert evs[i + 1]["fields"] == {"ret": w["fd"]}
+    rest = evs[i + 2:]
+    rd = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_read"
+              and e["fields"]["fd"] == w["fd"])
+    assert rest[rd]["fields"]["count"] == 256
+    assert rest[rd + 1]["name"] == "syscall_exit_read"
+    assert rest[rd + 1]["fields"]["ret"] == 37 == w["read"]
+    wr = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_write"
+              and e["fields"]["fd"] == w["null_fd"])
+    assert rest[wr]["fields"]["count"] == 37
+    assert rest[wr + 1]["name"] == "syscall_exit_write"
+    assert rest[wr + 1]["fields"]["ret"] == 37
+    cl = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_close"
+              and e["fields"]["fd"] == w["fd"])
+    assert rest[cl + 1]["name"] == "syscall_exit_close"
+    assert rest[cl + 1]["fields"]["ret"] == 0
+    assert "syscall_entry_openat" in names and "syscall_exit_close" in names
+
+
+def test_kernel_filter_next_tid(procs, tmp_path):
+    record(procs, tmp_path / "t", "--no-statedump", "-e", "sched_switch",
+           "-F", "next_tid == $CHILD", "--", *workload(tmp_path, "pingpong", "200"))
+    w = work_report(tmp_path)
+    sw = [e for e in events_of(tmp_path / "t") if e["name"] == "sched_switch"]
+    assert len(sw) >= 50
+    assert {e["fields"]["next_tid"] for e in sw} == {w["ping_tid"]}
+
+
+def test_kernel_filter_refused(procs, tmp_path):
+    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "next_tid === 3",
+                    "--", "true", check=False)
+    assert res.returncode == 1
+    assert "kernel filter 'next_tid === 3' refused for sched:sched_switch" in res.stderr
+    assert "parse_error" in res.stderr      # the kernel's own explanation
+    assert not os.path.exists(tmp_path / "t" / "kernel" / "metadata")
+
+
+@pytest.mark.parametrize("mode,subbuf", [("mmap", "4096"), ("read", "4096"),
+                                         ("mmap", "16384"), ("read", "16384")])
+def test_uprobe_counts_every_call(procs, tmp_path, mode, subbuf):
+    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-m", mode,
+                        "-b", subbuf, "-n", "64",
+                        "-u", WORKLOAD + ":ltt_workload_probe", "--",
+                        *workload(tmp_path, "calls", "1234"))
+    assert summary["reader"] == mode
+    w = work_report(tmp_path)
+    evs = [e for e in events_of(tmp_path / "t") if e["name"] == "ltt_workload_probe"]
+    assert len(evs) == 1234 == w["calls"]
+    assert {e["context"]["tid"] for e in evs} == {w["pid"]}
+    assert summary["lost"] == 0
+
+
+def test_function_tracing_refused_with_reason(procs, tmp_path):
+    _, res = record(procs, tmp_path / "t", "--function", "do_sys_openat2", "--", "true",
+                    check=False)
+    if res.returncode == 0:
+        pytest.skip("this kernel allows the function tracer")
+    assert "function tracing of 'do_sys_openat2'" in res.stderr
+    if "EPERM" in res.stderr:
+        assert "lockdown" in res.stderr
+    if not os.path.exists(os.path.join(TRACEFS, "kprobe_events")):
+        assert "CONFIG_KPROBE_EVENTS" in res.stderr
+
+
+@pytest.mark.parametrize("mode,policy", [("mmap", "discard"), ("read", "discard"),
+                                         ("mmap", "overwrite"), ("read", "overwrite")])
+def test_flood_discarded_equals_kernel_lost(procs, tmp_path, mode, policy):
+    # discard: the kernel refuses new events ("dropped events");
+    # overwrite: it overwrites the oldest ("overrun"); either way counted
+    calls = 60000
+    extra = ["--overwrite"] if policy == "overwrite" else []
+    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-m", mode, *extra,
+                        "-b", "4096", "-n", "2",
+                        "-u", WORKLOAD + ":ltt_workload_probe", "--",
+                        *workload(tmp_path, "calls", str(calls)))
+    evs = events_of(tmp_path / "t", quiet=False)
+    recorded = sum(1 for e in evs if e["name"] == "ltt_workload_probe")
+    disc = [e["count"] for e in evs if e["name"] == "!discarded"]
+    assert None not in disc, "babeltrace2 could not count some discarded events"
+    assert summary["lost"] > 0, "a 8 KiB buffer per CPU should overflow"
+    assert sum(disc) == summary["lost"] == sum(summary["lost_per_cpu"])
+    assert recorded + sum(disc) == calls
+    assert recorded == summary["records"]
+    _, err = babeltrace_text(tmp_path / "t")
+    assert "discarded" in err
+
+
+def test_statedump_and_env(procs, tmp_path):
+    summary, _ = record(procs, tmp_path / "t", "-e", "sched_process_exec",
+                        "-e", "sched:sched_kthread_stop_ret", "--",
+                        *workload(tmp_path, "calls", "1"))
+    child = summary["child_pid"]
+    evs = events_of(tmp_path / "t")
+    names = [e["name"] for e in evs]
+    assert names[0] == "lttng_statedump_start"
+    assert "lttng_statedump_end" in names
+    procs_ = [e for e in evs if e["name"] == "lttng_statedump_process_state"]
+    assert set(procs_[0]["fields"]) == {"tid", "vtid", "pid", "vpid", "ppid", "vppid", "name",
+                                        "type", "mode", "submode", "status", "cpu"}
+    init = next(e["fields"] for e in procs_ if e["fields"]["tid"] == 1)
+    assert init["pid"] == 1 and init["type"][1] == ("USER_THREAD",)
+    mine = next(e["fields"] for e in procs_ if e["fields"]["tid"] == child)
+    recorder = int(summary["instance"].rsplit("-", 1)[1])   # ltt-SESSION-PID
+    assert mine["pid"] == child and mine["ppid"] == recorder
+    assert mine["name"] == "kernel-record"  # forked, waiting to exec
+    kthreads = [e for e in procs_ if e["fields"]["type"][1] == ("KERNEL_THREAD",)]
+    assert kthreads
+    fds = [e["fields"] for e in evs if e["name"] == "lttng_statedump_file_descriptor"]
+    assert set(fds[0]) == {"pid", "fd", "flags", "fmode", "filename"}
+    assert any(f["pid"] == child and f["fd"] == 0 for f in fds)
+    exe = [e for e in evs if e["name"] == "sched_process_exec"
+           and e["fields"]["tid"] == child]
+    assert exe and exe[0]["fields"]["filename"] == WORKLOAD
+    assert all(e["ns"] <= exe[0]["ns"] for e in procs_)
+    # the env Trace Compass keys on
+    import bt2
+    it = bt2.TraceCollectionMessageIterator(str(tmp_path / "t"))
+    for msg in it:
+        if type(msg) is bt2._StreamBeginningMessageConst:
+            env = msg.stream.trace.environment
+            break
+    un = os.uname()
+    assert str(env["domain"]) == "kernel"
+    assert str(env["tracer_name"]) == "lttng-modules"
+    assert str(env["sysname"]) == un.sysname
+    assert str(env["kernel_release"]) == un.release
+    assert str(env["kernel_version"]) == un.version
+    with open(tmp_path / "t" / "kernel" / "metadata") as f:
+        meta = f.read()
+    assert meta.startswith("/* CTF 1.8 */")
+    assert 'name = "monotonic"' in meta or "name = monotonic" in meta
+    # every enabled event is declared, fired or not
+    assert 'name = "sched_kthread_stop_ret"' in meta
+    assert "sched_kthread_stop_ret" not in names
+
+
+def test_stale_instances_are_removed(procs, tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    path = os.path.join(TRACEFS, "instances", f"ltt-stale-{dead.pid}")
+    os.mkdir(path)
+    try:
+        res = procs.run([RECORD, "--cleanup-stale"])
+        assert json.loads(res.stdout)["removed"] >= 1
+        assert not os.path.exists(path)
+    finally:
+        if os.path.exists(path):
+            os.rmdir(path)
+
+
+def test_listing(procs):
+    sys_ = procs.run([RECORD, "--list-syscalls"]).stdout.split()
+    assert "openat" in sys_ and "close" in sys_
+    evs = procs.run([RECORD, "--list"]).stdout.split()
+    assert "sched:sched_switch" in evs
+
+
+def test_unknown_event_is_an_error(procs, tmp_path):
+    _, res = record(procs, tmp_path / "t", "-e", "no_such_event_xyz", "--", "true",
+                    check=False)
+    assert res.returncode == 1
+    assert "no kernel event matches 'no_such_event_xyz'" in res.stderr
+
+
+def test_lttng_names_and_globs(procs, tmp_path):
+    # irq_softirq_entry is irq:softirq_entry; 'timer_*' a bare glob
+    summary, _ = record(procs, tmp_path / "t", "--no-statedump", "-e", "irq_softirq_*",
+                        "-e", "timer:hrtimer_*", "-d", "0.3")
+    evs = events_of(tmp_path / "t")
+    names = {e["name"] for e in evs}
+    assert names <= {"irq_softirq_entry", "irq_softirq_exit", "irq_softirq_raise",
+                     "timer_hrtimer_init", "timer_hrtimer_start", "timer_hrtimer_cancel",
+                     "timer_hrtimer_expire_entry", "timer_hrtimer_expire_exit",
+                     "timer_hrtimer_setup"}
+    soft = [e for e in evs if e["name"].startswith("irq_softirq_")]
+    if soft:
+        assert set(soft[0]["fields"]) == {"vec"}
