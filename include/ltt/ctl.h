@@ -47,6 +47,7 @@ enum ltt_error {
 	LTT_ERR_KERNEL_UNAVAILABLE,	/* this daemon cannot trace the kernel */
 	LTT_ERR_NO_OUTPUT,		/* the output directory cannot be created */
 	LTT_ERR_INVALID_FILTER,		/* the filter expression does not compile (detail: where) */
+	LTT_ERR_NOT_SNAPSHOT,		/* the session is not in snapshot mode */
 	LTT_ERR_LAST
 };
 
@@ -88,7 +89,8 @@ int ltt_ctl_sessiond_socket(char *buf, size_t size);
 struct ltt_session_attr {
 	uint32_t size;		/* sizeof(struct ltt_session_attr) */
 	const char *output;	/* trace directory; NULL: $HOME/ltt-traces/NAME-DATE-TIME */
-	bool no_output;		/* record into memory only (snapshot sessions) */
+	bool no_output;		/* record into memory only */
+	bool snapshot;		/* flight recorder: buffers are written by ltt_snapshot_record() */
 };
 void ltt_session_attr_init(struct ltt_session_attr *attr);
 
@@ -103,6 +105,16 @@ int ltt_session_destroy(struct ltt_ctl *ctl, const char *name);
 int ltt_session_start(struct ltt_ctl *ctl, const char *name);
 /* Returns once every event recorded before it is in the trace files. */
 int ltt_session_stop(struct ltt_ctl *ctl, const char *name);
+
+/*
+ * Writes what the buffers of a snapshot session hold now, without stopping
+ * the writers, as a complete trace in OUTPUT/NAME-YYYYMMDD-HHMMSS-N (name
+ * NULL: "snapshot"; N counts the session's snapshots). On success
+ * *ret_path (may be NULL) receives the directory (free() it).
+ * -LTT_ERR_NOT_SNAPSHOT for a session that is not in snapshot mode.
+ */
+int ltt_snapshot_record(struct ltt_ctl *ctl, const char *session, const char *name,
+			char **ret_path);
 
 /* ---- Channels and event rules ------------------------------------------ */
 
@@ -182,6 +194,8 @@ const char *ltt_session_name(const struct ltt_session *s);
 /* "" when the session has no output. */
 const char *ltt_session_output(const struct ltt_session *s);
 bool ltt_session_active(const struct ltt_session *s);
+/* Whether the session is a flight recorder (created with snapshot). */
+bool ltt_session_snapshot(const struct ltt_session *s);
 size_t ltt_session_channel_count(const struct ltt_session *s);
 
 struct ltt_channel;	/* belongs to its ltt_session */

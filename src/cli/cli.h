@@ -90,6 +90,7 @@ int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_version(int argc, char **argv);

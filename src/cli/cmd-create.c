@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 static const char help[] =
-	"Usage: ltt create [NAME] [--output DIR | --no-output]\n"
+	"Usage: ltt create [NAME] [--output DIR | --no-output] [--snapshot]\n"
 	"\n"
 	"Creates a tracing session and makes it the current session. Without NAME\n"
 	"the session is named auto-YYYYMMDD-HHMMSS. Starts a session daemon if none\n"
@@ -17,6 +17,8 @@ static const char help[] =
 	"  -o, --output DIR   write the trace in DIR (default:\n"
 	"                     $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS)\n"
 	"      --no-output    record into memory only\n"
+	"      --snapshot     flight recorder: channels overwrite, and `ltt snapshot\n"
+	"                     record` writes what they hold under the output\n"
 	"  -h, --help         show this help\n";
 
 int cmd_create(int argc, char **argv)
@@ -24,6 +26,7 @@ int cmd_create(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-output", no_argument, NULL, 'N' },
+		{ "snapshot", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -57,6 +60,9 @@ int cmd_create(int argc, char **argv)
 		case 'N':
 			attr.no_output = true;
 			break;
+		case 'S':
+			attr.snapshot = true;
+			break;
 		default:
 			fputs(help, stderr);
 			return 2;
@@ -77,7 +83,8 @@ int cmd_create(int argc, char **argv)
 	cli_set_current_session(name);
 	cli_say("Session %s created.\n", name);
 	if (ltt_session_get(ctl, name, &desc) == 0 && ltt_session_output(desc)[0])
-		cli_say("Traces will be written in %s\n", ltt_session_output(desc));
+		cli_say("%s will be written in %s\n", attr.snapshot ? "Snapshots" : "Traces",
+			ltt_session_output(desc));
 	else
 		cli_say("Traces will be kept in memory only.\n");
 	ltt_session_free(desc);

@@ -14,7 +14,8 @@ static const char help[] =
 	"  -k, --kernel             kernel channel\n"
 	"  -s, --session NAME       the session (default: the current one)\n"
 	"      --discard            drop new events when the buffers are full (default)\n"
-	"      --overwrite          overwrite the oldest events instead (flight recorder)\n"
+	"      --overwrite          overwrite the oldest events instead (flight recorder;\n"
+	"                           the default in snapshot sessions)\n"
 	"      --subbuf-size SIZE   sub-buffer size, a power of two: 4k .. 64M\n"
 	"                           (default 512k user, 1M kernel)\n"
 	"      --num-subbuf N       sub-buffers per CPU, a power of two >= 2 (default 4)\n"
@@ -141,6 +142,16 @@ int cmd_enable_channel(int argc, char **argv)
 		return 1;
 	if (cli_connect(false, &ctl))
 		return 1;
+	if (!o.overwrite_set) {
+		/* a flight recorder's channels overwrite unless told otherwise */
+		struct ltt_session *desc;
+
+		if (ltt_session_get(ctl, session, &desc) == 0) {
+			o.overwrite_set = ltt_session_snapshot(desc);
+			o.overwrite = o.overwrite_set;
+			ltt_session_free(desc);
+		}
+	}
 	names = argv[optind];
 	r = 0;
 	while ((name = cli_next_name(&names))) {

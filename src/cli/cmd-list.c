@@ -86,8 +86,9 @@ static void print_session(const struct ltt_session *s)
 		const char *title;
 	} domains[] = { { LTT_DOMAIN_KERNEL, "Kernel" }, { LTT_DOMAIN_USER, "User space" } };
 
-	printf("Tracing session %s: [%s]\n", ltt_session_name(s),
-	       ltt_session_active(s) ? "active" : "inactive");
+	printf("Tracing session %s: [%s%s]\n", ltt_session_name(s),
+	       ltt_session_active(s) ? "active" : "inactive",
+	       ltt_session_snapshot(s) ? " snapshot" : "");
 	if (ltt_session_output(s)[0])
 		printf("    Trace output: %s\n", ltt_session_output(s));
 	else

@@ -22,6 +22,7 @@ const struct cli_command cli_commands[] = {
 	{ "stop", cmd_stop, "stop tracing" },
 	{ "list", cmd_list, "list sessions, or describe one" },
 	{ "status", cmd_status, "describe the current session" },
+	{ "snapshot", cmd_snapshot, "write what a flight recorder's buffers hold" },
 	{ "analyze", cmd_analyze, "analyses: events, period, syscalls, irq, sched-latency, process" },
 	{ "view", cmd_view, "print the events of traces (babeltrace2's text layout)" },
 	{ "version", cmd_version, "show the version" },

@@ -42,6 +42,10 @@ struct channel {
 	unsigned ncpu;
 	int wakeup_fd;
 	uint64_t switch_ns, read_ns;
+	bool snapshot;		/* flight recorder: never drained, written by SNAPSHOT */
+	char name[256];		/* the channel (stream file prefix) */
+	uint32_t stream_id;
+	uint8_t uuid[16];
 };
 
 static struct channel *channels[MAX_CHANNELS];
@@ -141,7 +145,7 @@ static int flush(struct channel *c, unsigned flags)
 
 static int add_channel(const struct proto_msg *m, const char **detail)
 {
-	uint64_t key, stream_id, sw = 0, rd = 0;
+	uint64_t key, stream_id, sw = 0, rd = 0, snapshot = 0;
 	const char *dir, *name;
 	const void *uuid;
 	size_t uuid_len;
@@ -155,7 +159,8 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 	    proto_get_bytes(&m->attrs, CONS_A_UUID, &uuid, &uuid_len) < 0 || uuid_len != 16 ||
 	    proto_get_u64(&m->attrs, CONS_A_SWITCH_TIMER, &sw) == -EBADMSG ||
 	    proto_get_u64(&m->attrs, CONS_A_READ_TIMER, &rd) == -EBADMSG || m->n_fds != 2 ||
-	    stream_id > UINT32_MAX || dir[0] != '/') {
+	    proto_get_u64(&m->attrs, CONS_A_SNAPSHOT, &snapshot) == -EBADMSG ||
+	    stream_id > UINT32_MAX || dir[0] != '/' || strlen(name) >= sizeof(c->name)) {
 		*detail = "malformed ADD_CHANNEL";
 		return -EBADMSG;
 	}
@@ -168,6 +173,10 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 		return -ENOMEM;
 	c->key = key;
 	c->wakeup_fd = -1;
+	c->snapshot = snapshot;
+	c->stream_id = (uint32_t)stream_id;
+	memcpy(c->uuid, uuid, 16);
+	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->switch_ns = sw * 1000;
 	c->read_ns = rd ? rd * 1000 : DEFAULT_READ_NS;
 	r = rb_channel_map(m->fds[0], &ctf_rb_client_large, &c->chan);
@@ -181,7 +190,7 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 		r = -ENOMEM;
 		goto err;
 	}
-	for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+	for (unsigned cpu = 0; cpu < c->ncpu && !snapshot; cpu++) {
 		r = cons_stream_create(dir, name, cpu, (uint32_t)stream_id, uuid, &c->streams[cpu]);
 		if (r < 0) {
 			*detail = "cannot create the stream files";
@@ -194,6 +203,50 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 	return 0;
 err:
 	channel_free(c);
+	return r;
+}
+
+static int snapshot_packet(const struct rb_packet *pkt, void *arg)
+{
+	return cons_stream_write(arg, pkt) < 0 ? 1 : 0;
+}
+
+/*
+ * Writes what channel c's buffers hold now into DIR/CHANNEL_CPU (+ index),
+ * while writers go on (rb_snapshot copies each sub-buffer out and keeps it
+ * only if it was not overwritten meanwhile).
+ */
+static int snapshot(struct channel *c, const char *dir, struct proto_builder *reply,
+		    const char **detail)
+{
+	uint64_t packets = 0, overwritten = 0, incomplete = 0;
+	void *scratch = malloc(c->chan->g.subbuf_size);
+	int r = scratch ? 0 : -ENOMEM;
+
+	for (unsigned cpu = 0; r == 0 && cpu < c->ncpu; cpu++) {
+		struct cons_stream *s;
+		struct cons_stream_stats st;
+		uint64_t over = 0, inc = 0;
+
+		r = cons_stream_create(dir, c->name, cpu, c->stream_id, c->uuid, &s);
+		if (r < 0) {
+			*detail = "cannot create the snapshot's stream files";
+			break;
+		}
+		if (rb_snapshot(c->chan, cpu, scratch, snapshot_packet, s, &over, &inc) != 0) {
+			*detail = "cannot write the snapshot";
+			r = -EIO;
+		}
+		cons_stream_get_stats(s, &st);
+		packets += st.packets;
+		overwritten += over;
+		incomplete += inc;
+		cons_stream_free(s);
+	}
+	free(scratch);
+	proto_put_u64(reply, CONS_A_PACKETS, packets);
+	proto_put_u64(reply, CONS_A_OVERWRITTEN, overwritten);
+	proto_put_u64(reply, CONS_A_INCOMPLETE, incomplete);
 	return r;
 }
 
@@ -233,12 +286,12 @@ static void handle(int sock, struct proto_msg *m)
 	const char *detail = NULL;
 	struct channel *c = NULL;
 	uint64_t key = 0;
-	unsigned index;
+	unsigned index = 0;
 	int r;
 
 	proto_builder_init(&reply, CONS_REPLY, m->hdr.seq);
 	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
-	    m->hdr.type == CONS_STATS) {
+	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT) {
 		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 || !(c = find(key, &index))) {
 			r = -ENOENT;
 			goto out;
@@ -252,10 +305,17 @@ static void handle(int sock, struct proto_msg *m)
 		r = write_metadata(m, &detail);
 		break;
 	case CONS_FLUSH:
-		r = flush(c, RB_FLUSH_EMPTY);
+		r = c->snapshot ? 0 : flush(c, RB_FLUSH_EMPTY);
 		break;
+	case CONS_SNAPSHOT: {
+		const char *dir;
+
+		r = proto_get_str(&m->attrs, CONS_A_DIR, &dir) == 0 && dir[0] == '/'
+			    ? snapshot(c, dir, &reply, &detail) : -EBADMSG;
+		break;
+	}
 	case CONS_DEL_CHANNEL:
-		r = flush(c, 0);
+		r = c->snapshot ? 0 : flush(c, 0);
 		channel_free(c);
 		channels[index] = channels[--n_channels];
 		break;
@@ -263,7 +323,7 @@ static void handle(int sock, struct proto_msg *m)
 		struct cons_stream_stats st;
 		uint64_t packets = 0, bytes = 0;
 
-		for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+		for (unsigned cpu = 0; cpu < c->ncpu && c->streams[cpu]; cpu++) {
 			cons_stream_get_stats(c->streams[cpu], &st);
 			packets += st.packets;
 			bytes += st.bytes;
@@ -295,6 +355,8 @@ static int service(void)
 	for (unsigned i = 0; i < n_channels; i++) {
 		struct channel *c = channels[i];
 
+		if (c->snapshot)
+			continue;	/* the buffers keep the newest data until a snapshot */
 		rb_consumer_tick(c->chan, now, c->switch_ns, STUCK_NS);
 		drain(c);
 		if (c->read_ns < period)
@@ -352,7 +414,8 @@ int main(int argc, char **argv)
 	}
 	/* write out what the buffers hold before leaving */
 	while (n_channels) {
-		flush(channels[n_channels - 1], 0);
+		if (!channels[n_channels - 1]->snapshot)
+			flush(channels[n_channels - 1], 0);
 		channel_free(channels[--n_channels]);
 	}
 	return 0;

@@ -68,8 +68,7 @@ err:
 	return r;
 }
 
-/* Writes one packet taken from the ring buffer; 0 or -errno (nothing written). */
-static int write_packet(struct cons_stream *s, const struct rb_packet *pkt)
+int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
 {
 	uint64_t size = align_up(pkt->content_size, PACKET_PAD);
 	struct ctf_packet_info info;
@@ -145,7 +144,7 @@ int cons_stream_drain(struct cons_stream *s, struct rb_channel *chan)
 		if (r < 0)
 			return r;
 		before = s->offset;
-		r = write_packet(s, &pkt);
+		r = cons_stream_write(s, &pkt);
 		if (r < 0)
 			return r;	/* not released: retried on the next drain */
 		if (rb_put_subbuf(chan, &pkt) == -ESTALE) {

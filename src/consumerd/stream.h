@@ -46,6 +46,13 @@ int cons_stream_create(const char *dir, const char *channel, unsigned cpu, uint3
  */
 int cons_stream_drain(struct cons_stream *s, struct rb_channel *chan);
 
+/*
+ * Writes one packet (a sub-buffer the caller holds, e.g. a snapshot's copy):
+ * its header area gets the CTF packet header. 0 or a negative errno (then
+ * nothing of it is in the files).
+ */
+int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt);
+
 void cons_stream_get_stats(const struct cons_stream *s, struct cons_stream_stats *ret);
 
 /* Closes the files (they stay); NULL is a no-op. */

@@ -25,6 +25,7 @@ static const char *const messages[LTT_ERR_LAST - LTT_ERR_FIRST] = {
 		"Kernel tracing needs a session daemon running as root (or in the tracing group)",
 	[LTT_ERR_NO_OUTPUT - LTT_ERR_FIRST] = "Cannot create the output directory",
 	[LTT_ERR_INVALID_FILTER - LTT_ERR_FIRST] = "Invalid filter expression",
+	[LTT_ERR_NOT_SNAPSHOT - LTT_ERR_FIRST] = "The session is not in snapshot mode",
 };
 
 LTT_EXPORT const char *ltt_strerror(int err)

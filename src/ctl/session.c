@@ -72,6 +72,9 @@ LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 		proto_put_str(&b, CTL_A_OUTPUT, attr->output);
 	if (attr && attr->no_output)
 		proto_put_u64(&b, CTL_A_NO_OUTPUT, 1);
+	if (attr && attr->size >= offsetof(struct ltt_session_attr, snapshot) + sizeof(bool) &&
+	    attr->snapshot)
+		proto_put_u64(&b, CTL_A_SNAPSHOT, 1);
 	r = ctl_request(ctl, &b, &reply);
 	if (r < 0)
 		return r;
@@ -82,6 +85,31 @@ LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 		if (!*ret_name)
 			r = -ENOMEM;
 	}
+	proto_msg_free(&reply);
+	return r;
+}
+
+LTT_EXPORT int ltt_snapshot_record(struct ltt_ctl *ctl, const char *session, const char *name,
+				   char **ret_path)
+{
+	struct proto_builder b;
+	struct proto_msg reply;
+	const char *path;
+	int r;
+
+	if (!session)
+		return -EINVAL;
+	ctl_begin(ctl, &b, CTL_SNAPSHOT_RECORD);
+	proto_put_str(&b, CTL_A_SESSION, session);
+	if (name)
+		proto_put_str(&b, CTL_A_NAME, name);
+	r = ctl_request(ctl, &b, &reply);
+	if (r < 0)
+		return r;
+	if (proto_get_str(&reply.attrs, CTL_A_OUTPUT, &path) < 0)
+		r = -LTT_ERR_PROTOCOL;
+	else if (ret_path && !(*ret_path = strdup(path)))
+		r = -ENOMEM;
 	proto_msg_free(&reply);
 	return r;
 }
@@ -178,7 +206,7 @@ struct ltt_channel {
 struct ltt_session {
 	uint8_t *buf;		/* a copy of the SESSION_DESC: strings point into it */
 	const char *name, *output;
-	bool active;
+	bool active, snapshot;
 	struct ltt_channel *channels;
 	size_t n_channels;
 };
@@ -261,6 +289,8 @@ static int parse_session(const struct proto_attr *desc, struct ltt_session **ret
 	    proto_get_u64(&a, CTL_A_ACTIVE, &active) < 0)
 		goto err;
 	s->active = active;
+	if (proto_get_u64(&a, CTL_A_SNAPSHOT, &active) == 0)
+		s->snapshot = active;
 	while (proto_attrs_next(&a, &cur, &at)) {
 		struct proto_attrs ca = { at.value, at.len };
 		struct ltt_channel *channels;
@@ -376,6 +406,11 @@ LTT_EXPORT const char *ltt_session_output(const struct ltt_session *s)
 LTT_EXPORT bool ltt_session_active(const struct ltt_session *s)
 {
 	return s->active;
+}
+
+LTT_EXPORT bool ltt_session_snapshot(const struct ltt_session *s)
+{
+	return s->snapshot;
 }
 
 LTT_EXPORT size_t ltt_session_channel_count(const struct ltt_session *s)

@@ -2,9 +2,11 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "app.h"
 #include "ust-session.h"
@@ -80,14 +82,15 @@ static int session_create(struct request *rq)
 {
 	const char *name = NULL, *output = NULL;
 	struct reg_session *s;
-	uint64_t no_output = 0;
+	uint64_t no_output = 0, snapshot = 0;
 	int r;
 
 	if (proto_get_str(rq->attrs, CTL_A_SESSION, &name) == -EBADMSG ||
 	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &output) == -EBADMSG ||
-	    proto_get_u64(rq->attrs, CTL_A_NO_OUTPUT, &no_output) == -EBADMSG)
+	    proto_get_u64(rq->attrs, CTL_A_NO_OUTPUT, &no_output) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_SNAPSHOT, &snapshot) == -EBADMSG)
 		return -EBADMSG;
-	r = registry_session_create(rq->reg, name, output, no_output, &s, &rq->detail);
+	r = registry_session_create(rq->reg, name, output, no_output, snapshot, &s, &rq->detail);
 	if (r < 0)
 		return r;
 	proto_put_str(rq->reply, CTL_A_SESSION, s->name);
@@ -152,6 +155,7 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 	proto_put_str(b, CTL_A_SESSION, s->name);
 	proto_put_str(b, CTL_A_OUTPUT, s->output);
 	proto_put_u64(b, CTL_A_ACTIVE, s->active);
+	proto_put_u64(b, CTL_A_SNAPSHOT, s->snapshot);
 	for (size_t i = 0; deep && i < s->n_channels; i++) {
 		const struct reg_channel *c = &s->channels[i];
 
@@ -268,6 +272,43 @@ static int list_tracepoints(struct request *rq)
 	return 0;
 }
 
+static int snapshot_record(struct request *rq)
+{
+	static char dir[4096];
+	const char *name = "snapshot";
+	struct reg_session *s;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG)
+		return -EBADMSG;
+	if (!s->snapshot)
+		return -LTT_ERR_NOT_SNAPSHOT;
+	if (!registry_valid_name(name)) {
+		rq->detail = "a snapshot name is made of A-Z a-z 0-9 _ . -";
+		return -LTT_ERR_INVALID_NAME;
+	}
+	if (!s->n_ust || !consumer) {
+		rq->detail = "nothing was recorded yet: start the session first";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (snprintf(dir, sizeof(dir), "%s/%s-%s-%u", s->output, name, stamp, s->snapshots) >=
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	r = ust_session_snapshot(s, consumer, dir, &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
+	s->snapshots++;
+	proto_put_str(rq->reply, CTL_A_OUTPUT, dir);
+	return 0;
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -279,6 +320,7 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_EVENT_ENABLE] = event_enable,
 	[CTL_EVENT_DISABLE] = event_disable,
 	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
+	[CTL_SNAPSHOT_RECORD] = snapshot_record,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,

@@ -135,7 +135,8 @@ static int default_output(const char *name, bool auto_name, const struct tm *tm,
 }
 
 int registry_session_create(struct registry *reg, const char *name, const char *output,
-			    bool no_output, struct reg_session **ret, const char **detail)
+			    bool no_output, bool snapshot, struct reg_session **ret,
+			    const char **detail)
 {
 	struct reg_session *s = NULL, **grown;
 	char autoname[32];
@@ -154,6 +155,10 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 		*detail = "a session name is 1 to 255 of A-Z a-z 0-9 _ . - and does not start with . or -";
 		return -LTT_ERR_INVALID_NAME;
 	}
+	if (snapshot && no_output) {
+		*detail = "a snapshot session writes its snapshots to its output";
+		return -LTT_ERR_INVALID_ATTR;
+	}
 	if (output && (no_output || output[0] != '/')) {
 		*detail = no_output ? "--output and --no-output exclude each other"
 				    : "the output must be an absolute path";
@@ -167,6 +172,7 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 		return -ENOMEM;
 	strcpy(s->name, name);
 	s->created = now;
+	s->snapshot = snapshot;
 	if (no_output)
 		s->output = strdup("");
 	else if (output)
@@ -392,6 +398,7 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 		struct ltt_channel_attr attr;
 
 		ltt_channel_attr_init(&attr, domain);
+		attr.overwrite = s->snapshot;	/* a flight recorder keeps the newest */
 		r = registry_channel_add(s, domain, "channel0", &attr, detail);
 		if (r < 0)
 			goto err;

@@ -47,6 +47,8 @@ struct reg_session {
 	char *output;		/* "" when the session has no output */
 	time_t created;
 	bool active;
+	bool snapshot;		/* flight recorder: written only by snapshot record */
+	unsigned snapshots;	/* how many were recorded */
 	struct reg_channel *channels;
 	size_t n_channels;
 	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
@@ -75,7 +77,8 @@ struct reg_session *registry_find(const struct registry *reg, const char *name);
  * On success *ret (may be NULL) points to the session, owned by reg.
  */
 int registry_session_create(struct registry *reg, const char *name, const char *output,
-			    bool no_output, struct reg_session **ret, const char **detail);
+			    bool no_output, bool snapshot, struct reg_session **ret,
+			    const char **detail);
 int registry_session_destroy(struct registry *reg, const char *name, const char **detail);
 
 int registry_channel_add(struct reg_session *s, enum ltt_domain domain, const char *name,

@@ -44,6 +44,7 @@ struct ust_session {
 	struct ctf_trace *trace;
 	uint8_t uuid[16];
 	char dir[PATH_MAX];	/* OUTPUT/ust/uid/UID/64-bit or OUTPUT/ust/pid/NAME-PID-DATE */
+	const char *rel;	/* that path, from "ust/" on (inside dir) */
 	struct ust_channel *channels;
 	size_t n_channels;
 };
@@ -183,7 +184,9 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	return 0;
 }
 
-static int send_metadata(struct ust_session *u, struct consumer *c, const char **detail)
+/* Sends the set's metadata, as it is now, to be written in dir. */
+static int send_metadata(struct ust_session *u, struct consumer *c, const char *dir,
+			 const char **detail)
 {
 	struct proto_builder b;
 	const char *text;
@@ -193,7 +196,7 @@ static int send_metadata(struct ust_session *u, struct consumer *c, const char *
 	if (r < 0)
 		return r;
 	consumer_begin(c, &b, CONS_METADATA);
-	proto_put_str(&b, CONS_A_DIR, u->dir);
+	proto_put_str(&b, CONS_A_DIR, dir);
 	proto_put_bytes(&b, CONS_A_TEXT, text, len);
 	return consumer_request(c, &b, NULL, 0, detail);
 }
@@ -245,6 +248,8 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 	proto_put_bytes(&b, CONS_A_UUID, u->uuid, 16);
 	proto_put_u64(&b, CONS_A_SWITCH_TIMER, rc->attr.switch_timer_us);
 	proto_put_u64(&b, CONS_A_READ_TIMER, rc->attr.read_timer_us);
+	if (s->snapshot)
+		proto_put_u64(&b, CONS_A_SNAPSHOT, 1);
 	fds[0] = rb_channel_fd(uc->rb);
 	fds[1] = uc->wakeup_fd;
 	return consumer_request(c, &b, fds, 2, detail);
@@ -293,14 +298,17 @@ static int set_create(struct reg_session *s, struct consumer *c, pid_t pid, cons
 		 : snprintf(u->dir, sizeof(u->dir), "%s/ust/uid/%u/64-bit", s->output,
 			    (unsigned)geteuid())) >= (int)sizeof(u->dir))
 		r = -ENAMETOOLONG;
+	else if (s->snapshot)
+		r = 0;	/* snapshots write their own directories */
 	else if ((r = mkdir_p(u->dir, 0750)) < 0)
 		*detail = "cannot create the trace directory";
+	u->rel = u->dir + strlen(s->output) + 1;
 	if (r == 0) {
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
 		r = make_trace(s, u, procname, stamp, detail);
 	}
-	if (r == 0)
-		r = send_metadata(u, c, detail);
+	if (r == 0 && !s->snapshot)
+		r = send_metadata(u, c, u->dir, detail);
 	for (size_t i = 0; r == 0 && i < s->n_channels; i++)
 		if (in_set(&s->channels[i], u))
 			r = add_channel(u, c, s, i, stream_id++, detail);
@@ -320,6 +328,34 @@ int ust_session_start(struct reg_session *s, struct consumer *c, const char **de
 		if (s->ust[i]->pid == 0)
 			return 0;	/* started before */
 	return set_create(s, c, 0, NULL, detail);
+}
+
+int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,
+			 const char **detail)
+{
+	char path[PATH_MAX];
+	int r = 0;
+
+	for (size_t k = 0; r == 0 && k < s->n_ust; k++) {
+		struct ust_session *u = s->ust[k];
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, u->rel) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+		if ((r = mkdir_p(path, 0750)) < 0) {
+			*detail = "cannot create the snapshot's directory";
+			break;
+		}
+		r = send_metadata(u, c, path, detail);
+		for (size_t i = 0; r == 0 && i < u->n_channels; i++) {
+			struct proto_builder b;
+
+			consumer_begin(c, &b, CONS_SNAPSHOT);
+			proto_put_u64(&b, CONS_A_KEY, u->channels[i].key);
+			proto_put_str(&b, CONS_A_DIR, path);
+			r = consumer_request(c, &b, NULL, 0, detail);
+		}
+	}
+	return r;
 }
 
 int ust_session_add_app(struct reg_session *s, struct consumer *c, pid_t pid,
@@ -500,8 +536,8 @@ int ust_session_event_id(struct reg_session *s, size_t index, const struct ust_e
 	};
 	/* the payload type is consumed (freed on failure) */
 	r = ctf_trace_add_event_class(u->trace, &d, ev->payload, &err, NULL);
-	if (r == 0)
-		r = send_metadata(u, c, detail);
+	if (r == 0 && !s->snapshot)
+		r = send_metadata(u, c, u->dir, detail);
 	if (r < 0) {
 		static char text[300];	/* the daemon is single-threaded */
 

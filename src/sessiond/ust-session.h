@@ -31,6 +31,14 @@ int ust_session_add_app(struct reg_session *s, struct consumer *c, pid_t pid,
 /* Releases application pid's set (the consumer writes out what it holds). */
 void ust_session_remove_app(struct reg_session *s, struct consumer *c, pid_t pid);
 
+/*
+ * Writes what every buffer set of a snapshot session holds now into dir
+ * (dir/ust/uid/..., dir/ust/pid/...: metadata and streams), writers going on.
+ * 0 or a negative errno with *detail.
+ */
+int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,
+			 const char **detail);
+
 /* Closes the open sub-buffers; returns once the consumer wrote them. */
 int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail);
 

@@ -8,7 +8,8 @@ import struct
 import pytest
 
 COMMANDS = ["create", "destroy", "enable-channel", "enable-event", "disable-event",
-            "start", "stop", "list", "status", "view", "analyze", "version", "help"]
+            "start", "stop", "list", "status", "snapshot", "view", "analyze", "version",
+            "help"]
 
 
 def test_create_spawns_daemon_and_lists_session(ltt_env):

@@ -7,7 +7,8 @@
  *
  *   request          attributes                                       fds
  *   ADD_CHANNEL      KEY DIR CHANNEL STREAM_ID UUID SWITCH_TIMER      shm, wakeup eventfd
- *                    READ_TIMER
+ *                    READ_TIMER [SNAPSHOT: kept in the buffers, written
+ *                    only by SNAPSHOT]
  *   METADATA         DIR UUID TEXT (the whole metadata so far)
  *   FLUSH            KEY: close the open sub-buffers (an empty one too),
  *                    write all; the reply comes when what was committed is
@@ -15,6 +16,8 @@
  *   DEL_CHANNEL      KEY: close the non-empty open sub-buffers, write all,
  *                    then close the stream files
  *   STATS            KEY                                            reply: PACKETS BYTES
+ *   SNAPSHOT         KEY DIR: what the buffers hold now, as stream files
+ *                    in DIR               reply: PACKETS OVERWRITTEN INCOMPLETE
  */
 #ifndef LTT_CONSUMER_PROTOCOL_H
 #define LTT_CONSUMER_PROTOCOL_H
@@ -28,6 +31,7 @@ enum cons_msg_type {
 	CONS_FLUSH,
 	CONS_DEL_CHANNEL,
 	CONS_STATS,
+	CONS_SNAPSHOT,
 	CONS_MSG_TYPE_END,
 };
 
@@ -44,6 +48,9 @@ enum cons_attr_id {
 	CONS_A_TEXT,		/* bytes: metadata */
 	CONS_A_PACKETS,		/* u64 */
 	CONS_A_BYTES,		/* u64 */
+	CONS_A_SNAPSHOT,	/* u64 0/1 */
+	CONS_A_OVERWRITTEN,	/* u64: sub-buffers overwritten while copied */
+	CONS_A_INCOMPLETE,	/* u64: sub-buffers still being written */
 };
 
 #endif /* LTT_CONSUMER_PROTOCOL_H */

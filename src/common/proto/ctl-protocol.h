@@ -7,7 +7,7 @@
  * naming the object at fault), and the request's results.
  *
  *   request               attributes                          reply adds
- *   SESSION_CREATE        [SESSION] [OUTPUT | NO_OUTPUT]      SESSION, OUTPUT
+ *   SESSION_CREATE        [SESSION] [OUTPUT | NO_OUTPUT] [SNAPSHOT]  SESSION, OUTPUT
  *   SESSION_DESTROY       SESSION
  *   SESSION_START/STOP    SESSION
  *   SESSION_LIST          -                                   SESSION_DESC*
@@ -16,11 +16,12 @@
  *   EVENT_ENABLE          SESSION DOMAIN [CHANNEL] <rule attributes>
  *   EVENT_DISABLE         SESSION DOMAIN [CHANNEL] PATTERN [ALL]  COUNT
  *   LIST_TRACEPOINTS      DOMAIN                              APP_DESC*
+ *   SNAPSHOT_RECORD       SESSION [NAME]                      OUTPUT (the snapshot's directory)
  *
  *   APP_DESC      nest: PID PROCNAME TRACEPOINT_DESC*
  *   TRACEPOINT_DESC nest: PATTERN (the name) LOGLEVEL
  *
- *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE CHANNEL_DESC*
+ *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] CHANNEL_DESC*
  *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> RULE_DESC*
  *   RULE_DESC     nest: <rule attributes> ENABLED
  */
@@ -43,6 +44,7 @@ enum ctl_msg_type {
 	CTL_EVENT_ENABLE,
 	CTL_EVENT_DISABLE,
 	CTL_LIST_TRACEPOINTS,
+	CTL_SNAPSHOT_RECORD,
 	CTL_MSG_TYPE_END,
 };
 
@@ -78,6 +80,8 @@ enum ctl_attr_id {
 	CTL_A_PROCNAME,		/* str */
 	CTL_A_APP_DESC,		/* nest */
 	CTL_A_TRACEPOINT_DESC,	/* nest */
+	CTL_A_SNAPSHOT,		/* u64 0/1 */
+	CTL_A_NAME,		/* str */
 };
 
 /* Appends the attributes of a channel's settings. */

@@ -40,12 +40,12 @@ TEST(sessions_sorted_and_unique)
 	struct registry reg = { 0 };
 	const char *detail = NULL;
 
-	ASSERT_OK(registry_session_create(&reg, "b", NULL, false, NULL, &detail));
-	ASSERT_OK(registry_session_create(&reg, "a", "/tmp/x", false, NULL, &detail));
-	ASSERT_OK(registry_session_create(&reg, "c", NULL, true, NULL, &detail));
-	ASSERT_EQ_INT(registry_session_create(&reg, "a", NULL, false, NULL, &detail),
+	ASSERT_OK(registry_session_create(&reg, "b", NULL, false, false, NULL, &detail));
+	ASSERT_OK(registry_session_create(&reg, "a", "/tmp/x", false, false, NULL, &detail));
+	ASSERT_OK(registry_session_create(&reg, "c", NULL, true, false, NULL, &detail));
+	ASSERT_EQ_INT(registry_session_create(&reg, "a", NULL, false, false, NULL, &detail),
 		      -LTT_ERR_SESSION_EXISTS);
-	ASSERT_EQ_INT(registry_session_create(&reg, "d", "relative", false, NULL, &detail),
+	ASSERT_EQ_INT(registry_session_create(&reg, "d", "relative", false, false, NULL, &detail),
 		      -LTT_ERR_INVALID_ATTR);
 	ASSERT_EQ_INT(reg.n_sessions, 3);
 	ASSERT_EQ_STR(reg.sessions[0]->name, "a");
@@ -66,7 +66,7 @@ TEST(rules_create_default_channel_and_dedupe)
 	struct ltt_event_rule rule;
 	const char *detail = NULL, *excl[] = { "app:noisy" };
 
-	ASSERT_OK(registry_session_create(&reg, "s", NULL, false, &s, &detail));
+	ASSERT_OK(registry_session_create(&reg, "s", NULL, false, false, &s, &detail));
 	ltt_event_rule_init(&rule);
 	rule.pattern = "app:*";
 	rule.exclusions = excl;
@@ -96,7 +96,7 @@ TEST(channel_attributes_are_checked)
 	struct ltt_channel_attr attr;
 	const char *detail = NULL;
 
-	ASSERT_OK(registry_session_create(&reg, "s", NULL, false, &s, &detail));
+	ASSERT_OK(registry_session_create(&reg, "s", NULL, false, false, &s, &detail));
 	ltt_channel_attr_init(&attr, LTT_DOMAIN_USER);
 	ASSERT_OK(registry_channel_add(s, LTT_DOMAIN_USER, "c0", &attr, &detail));
 	ASSERT_EQ_INT(registry_channel_add(s, LTT_DOMAIN_USER, "c0", &attr, &detail),
