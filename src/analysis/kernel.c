@@ -105,6 +105,25 @@ static void finish(struct an_kernel *res)
 	qsort(res->rows, res->nrows, sizeof(*res->rows), by_total);
 }
 
+/* After an analysis' reading loop: the reader's last status (0 at the
+ * trace's end) becomes the result, and a complete result is finished. */
+static int end_of_trace(int ret, struct an_kernel *res)
+{
+	if (ret < 0)
+		return -EBADMSG;	/* the reader failed */
+	finish(res);
+	return 0;
+}
+
+/* Frees what an analysis used, and its result when it failed; returns ret. */
+static int release(int ret, struct open_set *open, struct an_kernel *res)
+{
+	free(open->e);
+	if (ret < 0)
+		an_kernel_free(res);
+	return ret;
+}
+
 static bool field_int(const struct ltt_event *ev, const char *name, int64_t *out)
 {
 	const struct ltt_value *v = ltt_event_field(ev, name);
@@ -200,18 +219,10 @@ int an_syscalls_run(struct ltt_reader *r, struct an_kernel *res)
 				goto out;
 		}
 	}
-	if (ret < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	finish(res);
-	ret = 0;
+	ret = end_of_trace(ret, res);
 out:
-	free(open.e);
 	free(cur_tid);
-	if (ret < 0)
-		an_kernel_free(res);
-	return ret;
+	return release(ret, &open, res);
 }
 
 int an_irq_run(struct ltt_reader *r, struct an_kernel *res)
@@ -269,17 +280,9 @@ int an_irq_run(struct ltt_reader *r, struct an_kernel *res)
 		if (ret < 0)
 			goto out;
 	}
-	if (ret < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	finish(res);
-	ret = 0;
+	ret = end_of_trace(ret, res);
 out:
-	free(open.e);
-	if (ret < 0)
-		an_kernel_free(res);
-	return ret;
+	return release(ret, &open, res);
 }
 
 static void field_str(const struct ltt_event *ev, const char *name, char *buf, size_t len)
@@ -330,17 +333,9 @@ int an_sched_latency_run(struct ltt_reader *r, struct an_kernel *res)
 				goto out;
 		}
 	}
-	if (ret < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	finish(res);
-	ret = 0;
+	ret = end_of_trace(ret, res);
 out:
-	free(open.e);
-	if (ret < 0)
-		an_kernel_free(res);
-	return ret;
+	return release(ret, &open, res);
 }
 
 int an_process_run(struct ltt_reader *r, struct an_kernel *res)
@@ -381,17 +376,9 @@ int an_process_run(struct ltt_reader *r, struct an_kernel *res)
 			snprintf(e->name, sizeof(e->name), "%s (%" PRId64 ")", comm, next);
 		}
 	}
-	if (ret < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	finish(res);
-	ret = 0;
+	ret = end_of_trace(ret, res);
 out:
-	free(open.e);
-	if (ret < 0)
-		an_kernel_free(res);
-	return ret;
+	return release(ret, &open, res);
 }
 
 void an_kernel_print(const struct an_kernel *res, const char *what, bool json, FILE *out)
