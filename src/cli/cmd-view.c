@@ -73,6 +73,7 @@ struct view {
 	bool f_trace, f_host, f_domain, f_procname, f_vpid, f_loglevel, f_emf;
 	bool clock_seconds, clock_date, clock_gmt, clock_cycles, delta;
 	bool json, count;
+	unsigned format_flags;	/* enum ltt_format_flag, from names_* */
 	struct time_bound begin, end;
 	/* state */
 	int64_t last_ns;
@@ -148,7 +149,7 @@ static void put_wall(struct view *w, struct out *o, int64_t ts)
 			w->cache_valid = true;
 		}
 		out_mem(o, w->cached_tod, w->cached_len);
-		out_u64_pad(o, nsec_abs, 9);
+		out_u64_fixed(o, nsec_abs, 9);
 		return;
 	}
 seconds:
@@ -156,7 +157,7 @@ seconds:
 		out_c(o, '-');
 	out_u64(o, sec_abs);
 	out_c(o, '.');
-	out_u64_pad(o, nsec_abs, 9);
+	out_u64_fixed(o, nsec_abs, 9);
 }
 
 /* --- values ------------------------------------------------------------------------- */
@@ -241,10 +242,6 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 	bool start_line = true, dom;
 	const char *s;
 	int64_t iv;
-	static const enum ltt_scope scopes[] = { LTT_SCOPE_PACKET_CONTEXT,
-		LTT_SCOPE_COMMON_CONTEXT, LTT_SCOPE_SPECIFIC_CONTEXT, LTT_SCOPE_PAYLOAD };
-	static const char *const scope_names[] = { "stream.packet.context",
-		"stream.event.context", "event.context", "event.fields" };
 
 	if (ltt_event_has_time(ev)) {
 		if (pn)
@@ -280,7 +277,7 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 				out_c(o, '+');
 				out_u64(o, d / NSEC_PER_SEC);
 				out_c(o, '.');
-				out_u64_pad(o, d % NSEC_PER_SEC, 9);
+				out_u64_fixed(o, d % NSEC_PER_SEC, 9);
 			} else {
 				out_str(o, "+?.?????????");
 			}
@@ -327,7 +324,6 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 		out_c(o, ' ');
 	if (!start_line)
 		out_mem(o, ", ", 2);
-	start_line = true;
 	if (pn)
 		out_str(o, "name = ");
 	out_str(o, ltt_event_name(ev));
@@ -335,23 +331,9 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 		out_mem(o, ": ", 2);
 	else
 		out_mem(o, ", ", 2);
-	for (size_t i = 0; i < 4; i++) {
-		const struct ltt_value *v = ltt_event_scope(ev, scopes[i]);
-
-		if (!v)
-			continue;
-		if (!start_line)
-			out_mem(o, ", ", 2);
-		start_line = false;
-		if (w->names_scope) {
-			out_str(o, scope_names[i]);
-			out_mem(o, " = ", 3);
-		}
-		if (ltt_value_format_pretty(v, i == 3 ? w->names_payload : w->names_context,
-					    &o->buf, &o->n, &o->cap) < 0) {
-			fprintf(stderr, "Error: view: out of memory\n");
-			exit(1);
-		}
+	if (ltt_event_format_pretty(ev, w->format_flags, &o->buf, &o->n, &o->cap) < 0) {
+		fprintf(stderr, "Error: view: out of memory\n");
+		exit(1);
 	}
 	out_c(o, '\n');
 	if (o->n > o->cap / 2)
@@ -929,6 +911,9 @@ int cmd_view(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
+	w.format_flags = (w.names_payload ? LTT_FORMAT_PAYLOAD_NAMES : 0) |
+		(w.names_context ? LTT_FORMAT_CONTEXT_NAMES : 0) |
+		(w.names_scope ? LTT_FORMAT_SCOPE_NAMES : 0);
 	path = resolve_trace_path(optind < argc ? argv[optind] : NULL);
 	if (!path)
 		goto out;

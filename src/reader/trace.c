@@ -72,8 +72,8 @@ struct ltt_event {
 	uint64_t count;
 	int64_t begin_ns, end_ns;
 	bool has_range;
-	/* scope roots into the stream's buffers, -1 if none */
-	int64_t root[4];
+	/* the roots of its scopes (enum ltt_scope) in the stream's buffers, or NULL */
+	const struct rd_val *scope[4];
 };
 
 struct rd_stream {
@@ -88,9 +88,13 @@ struct rd_stream {
 	bool in_packet;
 	bool done;
 	struct pkt_props pp;
+	const struct rd_val *packet_context;	/* its root in vb, or NULL */
 	struct rd_decoder d;
 	uint64_t clock;
-	struct rd_vbuf vb[RD_SC_COUNT];
+	/* the packet's scopes and the event header; then, per event class (by
+	 * index), its contexts and payload: each buffer is decoded by one program */
+	struct rd_vbuf vb[RD_SC_EVENT_HEADER + 1];
+	struct rd_vbuf *class_vb;
 	/* snapshots of the previous packet */
 	uint64_t prev_discarded, prev_seq, prev_end_raw;
 	bool have_prev;
@@ -204,7 +208,6 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 	d->buf = map + off;
 	d->pos = 0;
 	d->end = avail;
-	d->bo_trace = m->bo;
 	d->clock = clock;
 	for (int i = 0; i < RD_SC_COUNT; i++) {
 		d->scope_buf[i] = NULL;
@@ -214,7 +217,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		int64_t root;
 
 		vb[RD_SC_PACKET_HEADER].n = 0;
-		root = rd_decode_scope(d, m->packet_header, &vb[RD_SC_PACKET_HEADER], RD_SC_PACKET_HEADER);
+		root = rd_decode(d, m->packet_header_prog, &vb[RD_SC_PACKET_HEADER]) < 0 ? -1 :
+			d->scope_root[RD_SC_PACKET_HEADER];
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet header: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -273,7 +277,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		struct rd_vbuf *pv = &vb[RD_SC_PACKET_CONTEXT];
 
 		pv->n = 0;
-		root = rd_decode_scope(d, pp->sc->packet_context, pv, RD_SC_PACKET_CONTEXT);
+		root = rd_decode(d, pp->sc->packet_context_prog, pv) < 0 ? -1 :
+			d->scope_root[RD_SC_PACKET_CONTEXT];
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet context: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -309,6 +314,13 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 	return 0;
 }
 
+/* The root of scope sc decoded by p into vb, or NULL. */
+static inline const struct rd_val *scope_value(const struct rd_vbuf *vb, const struct rd_prog *p,
+					       int sc)
+{
+	return p->root[sc] < 0 ? NULL : &vb->v[p->root[sc]];
+}
+
 static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 			    uint64_t begin_raw, uint64_t end_raw, bool has_range)
 {
@@ -320,7 +332,6 @@ static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 	q->kind = kind;
 	q->count = count;
 	q->has_range = has_range && c;
-	q->root[0] = q->root[1] = q->root[2] = q->root[3] = -1;
 	if (q->has_range) {
 		q->begin_ns = cycles_to_ns(c, begin_raw);
 		q->end_ns = cycles_to_ns(c, end_raw);
@@ -354,6 +365,9 @@ static int open_packet(struct rd_stream *st)
 		return ret;
 	st->in_packet = true;
 	st->cpu = st->pp.cpu;
+	st->packet_context = st->sc->packet_context ?
+		scope_value(&st->vb[RD_SC_PACKET_CONTEXT], st->sc->packet_context_prog,
+			    RD_SC_PACKET_CONTEXT) : NULL;
 	st->nqueued = st->qhead = 0;
 	if (st->sc->has_discarded && st->pp.has_discarded) {
 		if (!st->have_prev) {
@@ -404,6 +418,7 @@ static int stream_advance(struct rd_stream *st)
 
 	for (;;) {
 		const struct rd_event_class *ec;
+		struct rd_vbuf *vb;
 		uint64_t start;
 		int ret;
 
@@ -423,12 +438,9 @@ static int stream_advance(struct rd_stream *st)
 		}
 		start = d->pos;
 		d->has_event_id = false;
-		st->next.root[0] = -1;
-		st->next.root[1] = st->next.root[2] = st->next.root[3] = -1;
 		if (st->sc->event_header) {
 			st->vb[RD_SC_EVENT_HEADER].n = 0;
-			if (rd_decode_scope(d, st->sc->event_header, &st->vb[RD_SC_EVENT_HEADER],
-					    RD_SC_EVENT_HEADER) < 0)
+			if (rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]) < 0)
 				goto bad;
 		}
 		ec = rd_stream_event(st->sc, d->has_event_id ? d->event_id : 0);
@@ -443,34 +455,20 @@ static int stream_advance(struct rd_stream *st)
 				return -EBADMSG;
 			}
 		}
-		if (st->sc->event_context) {
-			st->vb[RD_SC_COMMON_CONTEXT].n = 0;
-			st->next.root[LTT_SCOPE_COMMON_CONTEXT] = rd_decode_scope(d, st->sc->event_context,
-				&st->vb[RD_SC_COMMON_CONTEXT], RD_SC_COMMON_CONTEXT);
-			if (st->next.root[LTT_SCOPE_COMMON_CONTEXT] < 0)
-				goto bad;
-		}
-		if (ec->context) {
-			st->vb[RD_SC_SPECIFIC_CONTEXT].n = 0;
-			st->next.root[LTT_SCOPE_SPECIFIC_CONTEXT] = rd_decode_scope(d, ec->context,
-				&st->vb[RD_SC_SPECIFIC_CONTEXT], RD_SC_SPECIFIC_CONTEXT);
-			if (st->next.root[LTT_SCOPE_SPECIFIC_CONTEXT] < 0)
-				goto bad;
-		}
-		if (ec->fields) {
-			st->vb[RD_SC_PAYLOAD].n = 0;
-			st->next.root[LTT_SCOPE_PAYLOAD] = rd_decode_scope(d, ec->fields,
-				&st->vb[RD_SC_PAYLOAD], RD_SC_PAYLOAD);
-			if (st->next.root[LTT_SCOPE_PAYLOAD] < 0)
-				goto bad;
-		}
+		/* the contexts and the payload: one program, the class's buffer */
+		vb = &st->class_vb[ec->index];
+		if (rd_decode(d, ec->prog, vb) < 0)
+			goto bad;
+		st->next.scope[LTT_SCOPE_COMMON_CONTEXT] = scope_value(vb, ec->prog, RD_SC_COMMON_CONTEXT);
+		st->next.scope[LTT_SCOPE_SPECIFIC_CONTEXT] = scope_value(vb, ec->prog,
+									 RD_SC_SPECIFIC_CONTEXT);
+		st->next.scope[LTT_SCOPE_PAYLOAD] = scope_value(vb, ec->prog, RD_SC_PAYLOAD);
 		if (d->pos == start) {
 			seterr(r, "%s: offset %llu: event of size zero", st->files[st->cur_file].path,
 			       (unsigned long long)(st->off + start / 8));
 			return -EBADMSG;
 		}
-		if (st->sc->packet_context && st->vb[RD_SC_PACKET_CONTEXT].n)
-			st->next.root[LTT_SCOPE_PACKET_CONTEXT] = d->scope_root[RD_SC_PACKET_CONTEXT];
+		st->next.scope[LTT_SCOPE_PACKET_CONTEXT] = st->packet_context;
 		st->next.st = st;
 		st->next.kind = LTT_RECORD_EVENT;
 		st->next.ec = ec;
@@ -581,8 +579,10 @@ int ltt_reader_next(struct ltt_reader *r, const struct ltt_event **ret_event)
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			/* mostly the same stream again: no need to look further */
 			r->heap[0] = st;
-			heap_down(r, 0);
+			if (r->nheap > 1)
+				heap_down(r, 0);
 		} else {
 			st->done = true;
 			r->heap[0] = r->heap[--r->nheap];
@@ -656,8 +656,11 @@ static void stream_free(struct rd_stream *st)
 		free(st->files[i].path);
 	}
 	free(st->files);
-	for (int i = 0; i < RD_SC_COUNT; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(st->vb); i++)
 		rd_vbuf_free(&st->vb[i]);
+	for (size_t i = 0; st->class_vb && i < st->sc->nevents; i++)
+		rd_vbuf_free(&st->class_vb[i]);
+	free(st->class_vb);
 	free(st->name);
 	free(st);
 }
@@ -779,8 +782,12 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			struct rd_stream **gm;
 
 			st = calloc(1, sizeof(*st));
-			gm = st ? realloc(mine, (nmine + 1) * sizeof(*gm)) : NULL;
+			if (st)
+				st->class_vb = calloc(pp.sc->nevents + 1, sizeof(*st->class_vb));
+			gm = st && st->class_vb ? realloc(mine, (nmine + 1) * sizeof(*gm)) : NULL;
 			if (!gm) {
+				if (st)
+					free(st->class_vb);
 				free(st);
 				if (f.mapped)
 					munmap((void *)f.map, f.size);
@@ -1153,6 +1160,12 @@ void ltt_reader_free(struct ltt_reader *r)
 
 /* --- events ----------------------------------------------------------------------- */
 
+struct rd_event_class *rd_event_class(const struct ltt_event *ev)
+{
+	/* the metadata is the reader's: its classes hold the reader's caches */
+	return ev->kind == LTT_RECORD_EVENT ? (struct rd_event_class *)ev->ec : NULL;
+}
+
 const char *ltt_event_name(const struct ltt_event *ev)
 {
 	return ev->ec && ev->ec->name ? ev->ec->name : "<unknown>";
@@ -1249,19 +1262,33 @@ int ltt_event_env_int(const struct ltt_event *ev, const char *key, int64_t *ret)
 	return 0;
 }
 
+static inline const struct rd_val *scope_root(const struct ltt_event *ev, unsigned scope)
+{
+	const struct rd_val *v = ev->scope[scope];
+
+	return v && !v->type->hidden ? v : NULL;
+}
+
 const struct ltt_value *ltt_event_scope(const struct ltt_event *ev, enum ltt_scope scope)
 {
-	static const int map[] = { RD_SC_PACKET_CONTEXT, RD_SC_COMMON_CONTEXT,
-		RD_SC_SPECIFIC_CONTEXT, RD_SC_PAYLOAD };
-	const struct rd_val *v;
+	if ((unsigned)scope > LTT_SCOPE_PAYLOAD || ev->kind != LTT_RECORD_EVENT)
+		return NULL;
+	return (const struct ltt_value *)scope_root(ev, scope);
+}
 
-	if ((unsigned)scope > LTT_SCOPE_PAYLOAD || ev->kind != LTT_RECORD_EVENT ||
-	    ev->root[scope] < 0)
-		return NULL;
-	v = &ev->st->vb[map[scope]].v[ev->root[scope]];
-	if (v->type->hidden)
-		return NULL;
-	return (const struct ltt_value *)v;
+unsigned rd_event_roots(const struct ltt_event *ev, const struct rd_val *roots[4])
+{
+	unsigned present = 0;
+
+	if (ev->kind != LTT_RECORD_EVENT) {
+		memset(roots, 0, 4 * sizeof(*roots));
+		return 0;
+	}
+	for (unsigned s = 0; s < 4; s++) {
+		roots[s] = scope_root(ev, s);
+		present |= (unsigned)(roots[s] != NULL) << s;
+	}
+	return present;
 }
 
 const struct ltt_value *ltt_event_field(const struct ltt_event *ev, const char *name)

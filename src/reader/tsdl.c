@@ -360,7 +360,6 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 		t->members = NULL;
 		t->mappings = NULL;
 		t->shown = NULL;
-		t->static_off = NULL;
 		t->opt_of_mapping = NULL;
 		t->tag.text = NULL;
 		t->len.text = NULL;
@@ -1538,6 +1537,9 @@ static void event_class_free(struct rd_event_class *ec)
 		return;
 	free(ec->name);
 	free(ec->emf_uri);
+	rd_prog_free(ec->prog);
+	for (size_t i = 0; i < sizeof(ec->fmt) / sizeof(ec->fmt[0]); i++)
+		rd_fmt_free(ec->fmt[i]);
 	free(ec);
 }
 
@@ -1618,6 +1620,7 @@ static bool parse_event_block(struct parser *ps)
 		goto err;
 	}
 	sc->events = g;
+	ec->index = sc->nevents;
 	g[sc->nevents++] = ec;
 	return true;
 err:
@@ -2129,13 +2132,10 @@ static bool finalize_stream(struct parser *ps, struct rd_stream_class *sc)
 	return true;
 }
 
-/* The static prefix of a struct (see rd_type.nstatic). */
-static void plan_struct(struct parser *ps, struct rd_type *t)
+/* Each member's ", NAME = " for the pretty printer. */
+static void name_members(struct parser *ps, struct rd_type *t)
 {
-	uint64_t off = 0;
-	size_t n = 0;
-
-	if (t->kind != RD_STRUCT || !t->nmembers)
+	if (t->kind != RD_STRUCT)
 		return;
 	for (size_t i = 0; i < t->nmembers; i++) {
 		struct rd_member *mb = &t->members[i];
@@ -2147,22 +2147,51 @@ static void plan_struct(struct parser *ps, struct rd_type *t)
 			return;
 		}
 	}
-	t->static_off = malloc(t->nmembers * sizeof(*t->static_off));
-	if (!t->static_off) {
-		nomem(ps);
-		return;
-	}
-	for (; n < t->nmembers; n++) {
-		const struct rd_type *m = t->members[n].type;
+}
 
-		if (m->kind != RD_INT && m->kind != RD_ENUM && m->kind != RD_FLOAT)
-			break;
-		off = (off + m->align - 1) & ~(uint64_t)(m->align - 1);
-		t->static_off[n] = (uint32_t)off;
-		off += m->size;
+/* The decode program of the scopes in mask `scopes` (see program.c). */
+static struct rd_prog *compile_scopes(struct parser *ps, const struct rd_type *const roots[RD_SC_COUNT],
+				      unsigned scopes)
+{
+	struct rd_prog *p = NULL;
+	int r;
+
+	if (ps->failed)
+		return NULL;
+	r = rd_prog_compile(roots, scopes, &p);
+	if (r == -E2BIG)
+		perr(ps, "types nested too deeply or too many fields");
+	else if (r < 0)
+		nomem(ps);
+	return p;
+}
+
+static void compile_programs(struct parser *ps)
+{
+	struct rd_meta *m = ps->m;
+	const struct rd_type *roots[RD_SC_COUNT] = { NULL };
+
+	roots[RD_SC_PACKET_HEADER] = m->packet_header;
+	if (m->packet_header)
+		m->packet_header_prog = compile_scopes(ps, roots, 1u << RD_SC_PACKET_HEADER);
+	for (size_t i = 0; i < m->nstreams; i++) {
+		struct rd_stream_class *sc = m->streams[i];
+
+		roots[RD_SC_PACKET_CONTEXT] = sc->packet_context;
+		roots[RD_SC_EVENT_HEADER] = sc->event_header;
+		roots[RD_SC_COMMON_CONTEXT] = sc->event_context;
+		if (sc->packet_context)
+			sc->packet_context_prog = compile_scopes(ps, roots, 1u << RD_SC_PACKET_CONTEXT);
+		if (sc->event_header)
+			sc->event_header_prog = compile_scopes(ps, roots, 1u << RD_SC_EVENT_HEADER);
+		for (size_t e = 0; e < sc->nevents; e++) {
+			roots[RD_SC_SPECIFIC_CONTEXT] = sc->events[e]->context;
+			roots[RD_SC_PAYLOAD] = sc->events[e]->fields;
+			sc->events[e]->prog = compile_scopes(ps, roots, 1u << RD_SC_COMMON_CONTEXT |
+							     1u << RD_SC_SPECIFIC_CONTEXT |
+							     1u << RD_SC_PAYLOAD);
+		}
 	}
-	t->nstatic = n;
-	t->static_bits = off;
 }
 
 static void type_free(struct rd_type *t)
@@ -2178,7 +2207,6 @@ static void type_free(struct rd_type *t)
 	}
 	free(t->mappings);
 	free(t->shown);
-	free(t->static_off);
 	free(t->opt_of_mapping);
 	free(t->tag.text);
 	free(t->len.text);
@@ -2207,9 +2235,12 @@ void rd_meta_free(struct rd_meta *m)
 			event_class_free(sc->events[e]);
 		free(sc->events);
 		free(sc->by_id);
+		rd_prog_free(sc->packet_context_prog);
+		rd_prog_free(sc->event_header_prog);
 		free(sc);
 	}
 	free(m->streams);
+	rd_prog_free(m->packet_header_prog);
 	free(m);
 }
 
@@ -2254,7 +2285,8 @@ int rd_meta_parse(const char *text, size_t len, struct rd_meta **ret_meta,
 		for (size_t i = 0; !ps.failed && i < ps.m->nstreams; i++)
 			finalize_stream(&ps, ps.m->streams[i]);
 		for (size_t i = 0; !ps.failed && i < ps.m->ntypes; i++)
-			plan_struct(&ps, ps.m->types[i]);
+			name_members(&ps, ps.m->types[i]);
+		compile_programs(&ps);
 		if (!ps.failed && ps.m->nstreams == 0)
 			perr(&ps, "no stream or event declared");
 	} else if (!ps.failed) {
