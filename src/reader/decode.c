@@ -354,6 +354,21 @@ static inline uint64_t load64(const uint8_t *p)
 	return v;
 }
 
+/* A little-endian integer of 8, 16, 32 or 64 bits at p. */
+static inline uint64_t load_le(const uint8_t *p, unsigned size)
+{
+	switch (size) {
+	case 8:
+		return p[0];
+	case 16:
+		return load16(p);
+	case 32:
+		return load32(p);
+	default:
+		return load64(p);
+	}
+}
+
 /* Sets v[at] to a compound of type t with n children from first, stride apart. */
 static inline void set_compound(struct rd_val *v, size_t at, const struct rd_type *t, size_t first,
 				uint64_t n, uint32_t stride)
@@ -388,14 +403,34 @@ static int run_past_end(struct rd_decoder *d, const struct rd_op *run, const str
 	return -1;
 }
 
+/* Makes vb hold p's values: block 0 from p's template (once), nothing after it. */
+static inline int prepare(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
+{
+	if (unlikely(vb->prog != p)) {
+		vb->n = 0;
+		vb->prog = NULL;
+		if (vbuf_reserve(d, vb, p->nslots, &(size_t){ 0 }) < 0)
+			return -1;
+		memcpy(vb->v, p->tmpl, p->nslots * sizeof(*vb->v));
+		vb->prog = p;
+	}
+	vb->n = p->nslots;
+	for (unsigned i = 0; i < p->nscopes; i++) {
+		d->scope_buf[p->scope[i].sc] = vb;
+		d->scope_root[p->scope[i].sc] = p->scope[i].root;
+	}
+	return 0;
+}
+
 /*
- * Runs program p into vb, its block 0 starting at slot root (reserved).
- * Returns 0, or -1 with d->errmsg set. Each run is checked against the
- * content end before its ops read; every other op checks what it reads;
- * ops that reserve values count them against RD_MAX_VALUES. Dispatch is
- * threaded: each op jumps to the next one's code.
+ * Runs program p into vb (prepared). Returns 0, RD_UNKNOWN_EVENT, or -1
+ * with d->errmsg set. Each run is checked against the content end before
+ * its ops read; every other op checks what it reads; ops that reserve
+ * values count them against RD_MAX_VALUES. Dispatch is threaded: each op
+ * jumps to the next one's code. An event header's program goes on with the
+ * program of the event's class (RD_OP_EVENT), in the same loop.
  */
-static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb, size_t root)
+static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 {
 	static const void *const code[] = {
 		[RD_OP_RUN] = &&op_run,
@@ -407,9 +442,9 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 		[RD_OP_FLOAT] = &&op_float, [RD_OP_STRUCT] = &&op_struct, [RD_OP_STRING] = &&op_string,
 		[RD_OP_TEXT] = &&op_text, [RD_OP_SCALARS] = &&op_array, [RD_OP_VARIANT] = &&op_variant,
 		[RD_OP_JUMP] = &&op_jump, [RD_OP_ARRAY] = &&op_array, [RD_OP_NEXT] = &&op_next,
-		[RD_OP_RETURN] = &&op_return,
+		[RD_OP_EVENT] = &&op_event, [RD_OP_RETURN] = &&op_return,
 	};
-	const struct rd_op *const ops = p->ops;
+	const struct rd_op *ops = p->ops;
 	const struct rd_op *op = ops;
 	const uint8_t *const buf = d->buf;
 	const uint64_t end = d->end;
@@ -421,13 +456,13 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 	size_t bases[RD_MAX_FRAMES + 1];	/* bases[k]: slot 0 of block level k */
 	uint64_t left[RD_MAX_FRAMES + 1];	/* elements still to decode at level k */
 	unsigned level = 0;
-	size_t base = root;
+	size_t base = 0;
 	size_t first;
 	int64_t np;
 	uint64_t n;
 	int opt;
 
-	bases[0] = root;
+	bases[0] = 0;
 
 #define DISPATCH() goto *code[op->code]
 #define NEXT() do { op++; DISPATCH(); } while (0)
@@ -484,7 +519,10 @@ op_f64:
 	memcpy(&v[base + op->slot].d, at + (op->off >> 3), sizeof(double));
 	NEXT();
 op_int:
-	n = read_bits(buf, start + op->off, op->size, op->flags & RD_OPF_BE);
+	if (likely(op->flags & RD_OPF_BYTES))
+		n = load_le(at + (op->off >> 3), op->size);
+	else
+		n = read_bits(buf, start + op->off, op->size, op->flags & RD_OPF_BE);
 	if (unlikely(op->flags & (RD_OPF_SIGNED | RD_OPF_CLOCK | RD_OPF_ID))) {
 		if (op->flags & RD_OPF_CLOCK && d->clock)
 			clock_update(d->clock, n, op->size);
@@ -584,6 +622,24 @@ op_variant:
 op_jump:
 	op = &ops[op->target];
 	DISPATCH();
+op_event: {
+	const struct rd_stream_class *sc = d->sc;
+	const struct rd_event_class *ec = rd_stream_event(sc, d->has_event_id ? d->event_id : 0);
+
+	if (!ec && !d->has_event_id && sc->nevents == 1)
+		ec = sc->events[0];
+	d->pos = pos;
+	if (unlikely(!ec))
+		return RD_UNKNOWN_EVENT;
+	d->ec = ec;
+	p = ec->prog;
+	vb = &d->class_vb[ec->index];
+	if (prepare(d, p, vb) < 0)
+		return -1;
+	v = vb->v;
+	op = ops = p->ops;
+	DISPATCH();
+}
 op_return:
 	d->pos = pos;
 	return 0;
@@ -595,23 +651,13 @@ op_return:
 
 int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 {
-	if (unlikely(vb->prog != p)) {
-		vb->n = 0;
-		vb->prog = NULL;
-		if (vbuf_reserve(d, vb, p->nslots, &(size_t){ 0 }) < 0)
-			return -1;
-		memcpy(vb->v, p->tmpl, p->nslots * sizeof(*vb->v));
-		vb->prog = p;
-	}
-	vb->n = p->nslots;
-	for (unsigned i = 0; i < p->nscopes; i++) {
-		d->scope_buf[p->scope[i].sc] = vb;
-		d->scope_root[p->scope[i].sc] = p->scope[i].root;
-	}
-	if (run(d, p, vb, 0) < 0) {
+	int r = prepare(d, p, vb);
+
+	if (r == 0)
+		r = run(d, p, vb);
+	if (r < 0) {
 		for (unsigned i = 0; i < p->nscopes; i++)
 			d->scope_root[p->scope[i].sc] = -1;
-		return -1;
 	}
-	return 0;
+	return r;
 }

@@ -31,7 +31,7 @@
  *                  block 0 outside variants no STRUCT: the template has it)
  *   variant        VARIANT(option at arg) o0... JUMP o1... JUMP
  *   array of compounds   ARRAY(arg slots per element) e... NEXT
- * and RETURN after the root.
+ * and RETURN after the roots (EVENT after an event header).
  */
 #include "reader-internal.h"
 
@@ -150,6 +150,9 @@ static size_t emit_fixed(struct emitter *e, enum rd_opcode code, const struct rd
 	if (e->err)
 		return 0;
 	e->p->ops[at].off = (uint32_t)off;
+	if (code == RD_OP_INT && t->bo == RD_BO_LE && e->run_align >= 8 && off % 8 == 0 &&
+	    (t->size == 8 || t->size == 16 || t->size == 32 || t->size == 64))
+		e->p->ops[at].flags |= RD_OPF_BYTES;
 	return at;
 }
 
@@ -375,10 +378,12 @@ int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned sco
 			e.p->root[sc] = (int32_t)take(&e, 1);
 			compile(&e, roots[sc], (uint32_t)e.p->root[sc]);
 		}
-		e.p->scope[e.p->nscopes].sc = sc;
-		e.p->scope[e.p->nscopes++].root = e.p->root[sc];
+		if (sc < RD_SC_COMMON_CONTEXT) {
+			e.p->scope[e.p->nscopes].sc = sc;
+			e.p->scope[e.p->nscopes++].root = e.p->root[sc];
+		}
 	}
-	emit_alone(&e, RD_OP_RETURN, NULL, 0);
+	emit_alone(&e, scopes & (1u << RD_SC_EVENT_HEADER) ? RD_OP_EVENT : RD_OP_RETURN, NULL, 0);
 	e.p->nslots = (uint32_t)e.next;
 	if (!e.err) {
 		e.p->tmpl = calloc(e.p->nslots ? e.p->nslots : 1, sizeof(*e.p->tmpl));

@@ -223,6 +223,8 @@ enum rd_opcode {
 	RD_OP_ARRAY,		/* array or sequence of compounds, elements of arg slots:
 				 * the element's ops follow, then RD_OP_NEXT; ends at op target */
 	RD_OP_NEXT,		/* next element: back to op target, or the array is done */
+	RD_OP_EVENT,		/* ends an event header: runs the program of the event's
+				 * class into its buffer (struct rd_decoder) */
 	RD_OP_RETURN,
 };
 
@@ -240,6 +242,7 @@ enum rd_op_flag {
 	RD_OPF_SIGNED = 2,	/* sign-extended */
 	RD_OPF_CLOCK = 4,	/* updates the stream's clock */
 	RD_OPF_ID = 8,		/* is the event id */
+	RD_OPF_BYTES = 16,	/* little-endian, 8/16/32/64 bits at a byte: one load */
 };
 
 struct rd_op {
@@ -269,7 +272,8 @@ struct rd_prog {
 	unsigned depth;		/* deepest nesting of array blocks */
 	unsigned scopes;	/* 1 << enum rd_scope_id of each scope it decodes */
 	int32_t root[RD_SC_COUNT];	/* slot of each scope's root, -1 if none */
-	/* the same, as a list */
+	/* the same, as a list, for later programs' paths (none refer to an
+	 * event's contexts and payload: decoded last, they are not listed) */
 	unsigned nscopes;
 	struct { int sc; int32_t root; } scope[RD_SC_COUNT];
 };
@@ -279,7 +283,8 @@ struct rd_prog {
 /*
  * rd_prog_compile - the decode program of the scopes in the mask scopes
  * (1 << enum rd_scope_id), whose root types are roots[scope] (NULL: absent),
- * decoded one after the other. Returns 0 and *ret_prog (free with
+ * decoded one after the other; with RD_SC_EVENT_HEADER, it goes on with the
+ * event's class's program (RD_OP_EVENT). Returns 0 and *ret_prog (free with
  * rd_prog_free()), -ENOMEM, or -E2BIG if arrays nest deeper than
  * RD_MAX_FRAMES or a block needs more than RD_MAX_VALUES values.
  */
@@ -320,14 +325,23 @@ struct rd_decoder {
 	struct rd_vbuf *scope_buf[RD_SC_COUNT];
 	int64_t scope_root[RD_SC_COUNT];	/* -1: none */
 	const char *errmsg;	/* static text */
+	/* events (RD_OP_EVENT): the stream class, a value buffer per event
+	 * class (by index), and the class of the event decoded last */
+	const struct rd_stream_class *sc;
+	struct rd_vbuf *class_vb;
+	const struct rd_event_class *ec;
 };
+
+/* rd_decode(): the event header names no event class of the stream class. */
+#define RD_UNKNOWN_EVENT (-2)
 
 /*
  * rd_decode - runs program p at d->pos into vb (its values replace vb's;
  * vb is best kept for p alone: its block 0 starts from p's template when it
  * held another program's) and sets d->scope_buf and d->scope_root of each
- * scope p decodes (root -1 if absent). Returns 0, or -1 with d->errmsg set
- * (never reads past d->end).
+ * scope p lists (root -1 if absent); an event header's program decodes the
+ * event's contexts and payload too, and sets d->ec. Returns 0,
+ * RD_UNKNOWN_EVENT, or -1 with d->errmsg set (never reads past d->end).
  */
 int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb);
 void rd_vbuf_free(struct rd_vbuf *vb);

@@ -439,26 +439,25 @@ static int stream_advance(struct rd_stream *st)
 		start = d->pos;
 		d->has_event_id = false;
 		if (st->sc->event_header) {
-			st->vb[RD_SC_EVENT_HEADER].n = 0;
-			if (rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]) < 0)
-				goto bad;
-		}
-		ec = rd_stream_event(st->sc, d->has_event_id ? d->event_id : 0);
-		if (!ec) {
-			if (!d->has_event_id && st->sc->nevents == 1)
+			/* the header, then the class's contexts and payload */
+			ret = rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]);
+			ec = d->ec;
+		} else {
+			ec = rd_stream_event(st->sc, 0);
+			if (!ec && st->sc->nevents == 1)
 				ec = st->sc->events[0];
-			else {
-				seterr(r, "%s: offset %llu: unknown event id %llu in stream class %llu",
-				       st->files[st->cur_file].path,
-				       (unsigned long long)(st->off + start / 8),
-				       (unsigned long long)d->event_id, (unsigned long long)st->sc->id);
-				return -EBADMSG;
-			}
+			ret = ec ? rd_decode(d, ec->prog, &st->class_vb[ec->index]) : RD_UNKNOWN_EVENT;
 		}
-		/* the contexts and the payload: one program, the class's buffer */
-		vb = &st->class_vb[ec->index];
-		if (rd_decode(d, ec->prog, vb) < 0)
+		if (ret == RD_UNKNOWN_EVENT) {
+			seterr(r, "%s: offset %llu: unknown event id %llu in stream class %llu",
+			       st->files[st->cur_file].path, (unsigned long long)(st->off + start / 8),
+			       (unsigned long long)(d->has_event_id ? d->event_id : 0),
+			       (unsigned long long)st->sc->id);
+			return -EBADMSG;
+		}
+		if (ret < 0)
 			goto bad;
+		vb = &st->class_vb[ec->index];
 		st->next.scope[LTT_SCOPE_COMMON_CONTEXT] = scope_value(vb, ec->prog, RD_SC_COMMON_CONTEXT);
 		st->next.scope[LTT_SCOPE_SPECIFIC_CONTEXT] = scope_value(vb, ec->prog,
 									 RD_SC_SPECIFIC_CONTEXT);
@@ -799,6 +798,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			st->r = r;
 			st->trace = tr;
 			st->sc = pp.sc;
+			st->d.sc = pp.sc;
+			st->d.class_vb = st->class_vb;
 			st->id = pp.has_instance_id && f.has_begin ? pp.instance_id : UINT64_MAX;
 			st->cpu = -1;
 		}

@@ -144,7 +144,7 @@ static inline uint64_t hex8(uint32_t x)
 size_t numfmt_hex(char *dst, uint64_t v)
 {
 	unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t w[4] = { hex8((uint32_t)(v >> 32)), hex8((uint32_t)v), 0, 0 };
+	uint64_t w[4] = { v >> 32 ? hex8((uint32_t)(v >> 32)) : 0, hex8((uint32_t)v), 0, 0 };
 
 	/* the last n digits, by one fixed-size copy (dst has NUMFMT_MAX bytes) */
 	memcpy(dst, (const char *)w + 16 - n, 16);
