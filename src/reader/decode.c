@@ -169,6 +169,18 @@ static inline void store_scalar(struct rd_decoder *d, const struct rd_type *t, u
 	out->u = v;
 }
 
+/* Whether u is in [lo, hi], compared as enum e compares. */
+static inline bool in_range(const struct rd_type *e, uint64_t u, int64_t lo, int64_t hi)
+{
+	return e->is_signed ? (int64_t)u >= lo && (int64_t)u <= hi
+			    : u >= (uint64_t)lo && u <= (uint64_t)hi;
+}
+
+static bool ranges_overlap(const struct rd_type *e, int64_t a, int64_t b, int64_t c, int64_t d)
+{
+	return e->is_signed ? a <= d && c <= b : (uint64_t)a <= (uint64_t)d && (uint64_t)c <= (uint64_t)b;
+}
+
 /* The value at an absolute path (in a scope decoded before), or NULL. */
 static const struct rd_val *path_value(const struct rd_decoder *d, const struct rd_path *p)
 {
@@ -190,15 +202,30 @@ static const struct rd_val *path_value(const struct rd_decoder *d, const struct 
 	return &vb->v[at];
 }
 
-static int find_mapping(const struct rd_type *e, uint64_t u)
+/*
+ * The first mapping of enum e whose ranges hold u, or -1; and in *lo, *hi
+ * a range of values around u that all map there (the mapping's range that
+ * holds u if no earlier mapping overlaps it, else u alone).
+ */
+static int find_mapping(const struct rd_type *e, uint64_t u, int64_t *lo, int64_t *hi)
 {
 	for (size_t i = 0; i < e->nmappings; i++) {
 		const struct rd_mapping *m = &e->mappings[i];
 
 		for (size_t r = 0; r < m->nranges; r++) {
-			if (e->is_signed ? ((int64_t)u >= m->ranges[r].lo && (int64_t)u <= m->ranges[r].hi)
-					 : (u >= (uint64_t)m->ranges[r].lo && u <= (uint64_t)m->ranges[r].hi))
-				return (int)i;
+			int64_t a = m->ranges[r].lo, b = m->ranges[r].hi;
+
+			if (!in_range(e, u, a, b))
+				continue;
+			*lo = *hi = (int64_t)u;
+			for (size_t j = 0; j < i; j++)
+				for (size_t k = 0; k < e->mappings[j].nranges; k++)
+					if (ranges_overlap(e, a, b, e->mappings[j].ranges[k].lo,
+							   e->mappings[j].ranges[k].hi))
+						return (int)i;
+			*lo = a;
+			*hi = b;
+			return (int)i;
 		}
 	}
 	return -1;
@@ -249,22 +276,24 @@ static inline int variant_option(struct rd_decoder *d, const struct rd_op *op,
 {
 	const struct rd_type *t = op->type;
 	const struct rd_val *tv = op_ref(d, op, v, bases, &t->tag);
+	int64_t lo, hi;
 	int m, opt;
 
 	if (unlikely(!tv)) {
 		d->errmsg = "variant tag field not decoded";
 		return -1;
 	}
-	if (likely(t->last_opt >= 0 && t->last_tag == tv->u))
+	if (likely(t->last_opt >= 0 && in_range(t->tag.target, tv->u, t->last_lo, t->last_hi)))
 		return t->last_opt;
-	m = find_mapping(t->tag.target, tv->u);
+	m = find_mapping(t->tag.target, tv->u, &lo, &hi);
 	opt = m < 0 ? -1 : t->opt_of_mapping[m];
 	if (unlikely(opt < 0)) {
 		d->errmsg = "variant tag value selects no option";
 		return -1;
 	}
-	/* decoding state kept in the type (see rd_type.last_tag) */
-	((struct rd_type *)t)->last_tag = tv->u;
+	/* decoding state kept in the type (see rd_type.last_lo) */
+	((struct rd_type *)t)->last_lo = lo;
+	((struct rd_type *)t)->last_hi = hi;
 	((struct rd_type *)t)->last_opt = opt;
 	return opt;
 }
@@ -310,25 +339,6 @@ static inline int64_t decode_string(struct rd_decoder *d, uint64_t pos, struct r
 	return (int64_t)(pos + ((uint64_t)(nul - s) + 1) * 8);
 }
 
-/* n integers, enums or floats of type et from pos into out; the new pos, or -1. */
-static int64_t decode_scalars(struct rd_decoder *d, uint64_t pos, uint64_t n, struct rd_val *out,
-			      const struct rd_type *et)
-{
-	bool be = et->bo == RD_BO_BE;
-	uint64_t amask = et->align - 1;
-
-	for (uint64_t i = 0; i < n; i++) {
-		pos = (pos + amask) & ~amask;
-		if (unlikely(pos > d->end || d->end - pos < et->size)) {
-			d->errmsg = "array goes past the end of the packet content";
-			return -1;
-		}
-		store_scalar(d, et, read_bits(d->buf, pos, et->size, be), &out[i]);
-		pos += et->size;
-	}
-	return (int64_t)pos;
-}
-
 /* Unaligned native loads. */
 static inline uint16_t load16(const uint8_t *p)
 {
@@ -369,6 +379,46 @@ static inline uint64_t load_le(const uint8_t *p, unsigned size)
 	}
 }
 
+/* n integers, enums or floats of type et from pos into out; the new pos, or -1. */
+static int64_t decode_scalars(struct rd_decoder *d, uint64_t pos, uint64_t n, struct rd_val *out,
+			      const struct rd_type *et)
+{
+	bool be = et->bo == RD_BO_BE;
+	uint64_t amask = et->align - 1;
+
+	if ((et->kind == RD_INT || et->kind == RD_ENUM) && et->clock < 0 && !et->is_event_id &&
+	    !be && et->align >= 8 && et->align <= et->size &&
+	    (et->size == 8 || et->size == 16 || et->size == 32 || et->size == 64)) {
+		/* byte-aligned, each element aligned after the first: one check, loads */
+		const uint8_t *p;
+		unsigned bytes = et->size / 8, sh = 64 - et->size;
+
+		pos = (pos + amask) & ~amask;
+		if (unlikely(pos > d->end || n > (d->end - pos) / et->size)) {
+			d->errmsg = "array goes past the end of the packet content";
+			return -1;
+		}
+		p = d->buf + pos / 8;
+		for (uint64_t i = 0; i < n; i++, p += bytes) {
+			uint64_t u = load_le(p, et->size);
+
+			out[i].type = et;
+			out[i].u = et->is_signed && sh ? (uint64_t)((int64_t)(u << sh) >> sh) : u;
+		}
+		return (int64_t)(pos + n * et->size);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		pos = (pos + amask) & ~amask;
+		if (unlikely(pos > d->end || d->end - pos < et->size)) {
+			d->errmsg = "array goes past the end of the packet content";
+			return -1;
+		}
+		store_scalar(d, et, read_bits(d->buf, pos, et->size, be), &out[i]);
+		pos += et->size;
+	}
+	return (int64_t)pos;
+}
+
 /* Sets v[at] to a compound of type t with n children from first, stride apart. */
 static inline void set_compound(struct rd_val *v, size_t at, const struct rd_type *t, size_t first,
 				uint64_t n, uint32_t stride)
@@ -401,6 +451,15 @@ static int run_past_end(struct rd_decoder *d, const struct rd_op *run, const str
 	}
 	d->errmsg = "field alignment goes past the end of the packet content";
 	return -1;
+}
+
+/* Sets each op's addr, from code: its handler in run(), by opcode. */
+static void thread_ops(struct rd_prog *p, const void *const *code)
+{
+	/* the program is the reader's, used by one thread: a cache like rd_type.last_tag */
+	for (size_t i = 0; i < p->nops; i++)
+		p->ops[i].addr = code[p->ops[i].code];
+	p->threaded = true;
 }
 
 /* Makes vb hold p's values: block 0 from p's template (once), nothing after it. */
@@ -452,6 +511,7 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 	uint64_t start = 0;		/* bit where the current run starts */
 	const uint8_t *at = buf;	/* its byte */
 	struct rd_val *v = vb->v;
+	char *frame = (char *)v;	/* &v[base]: ops' voff count from it */
 	struct rd_val *out;
 	size_t bases[RD_MAX_FRAMES + 1];	/* bases[k]: slot 0 of block level k */
 	uint64_t left[RD_MAX_FRAMES + 1];	/* elements still to decode at level k */
@@ -464,17 +524,23 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 
 	bases[0] = 0;
 
-#define DISPATCH() goto *code[op->code]
+/* the op's value, and its code: threaded, each op holds its handler's address */
+#define OUT ((struct rd_val *)(frame + op->voff))
+#define DISPATCH() goto *op->addr
 #define NEXT() do { op++; DISPATCH(); } while (0)
 #define ALIGN() (pos = (pos + op->amask) & ~(uint64_t)op->amask)
+/* base or v moved */
+#define REFRAME() (frame = (char *)&v[base])
 /* A scalar of a run, read by expr from at_ (its first byte); its type is the template's. */
 #define SCALAR(expr)							\
 	do {								\
 		const uint8_t *at_ = at + (op->off >> 3);		\
-		v[base + op->slot].u = (expr);				\
+		OUT->u = (expr);					\
 		NEXT();							\
 	} while (0)
 
+	if (unlikely(!p->threaded))
+		thread_ops((struct rd_prog *)p, code);
 	DISPATCH();
 op_run:
 	ALIGN();
@@ -512,11 +578,11 @@ op_f32: {
 	float f;
 
 	memcpy(&f, at + (op->off >> 3), sizeof(f));
-	v[base + op->slot].d = f;
+	OUT->d = f;
 	NEXT();
 }
 op_f64:
-	memcpy(&v[base + op->slot].d, at + (op->off >> 3), sizeof(double));
+	memcpy(&OUT->d, at + (op->off >> 3), sizeof(double));
 	NEXT();
 op_int:
 	if (likely(op->flags & RD_OPF_BYTES))
@@ -533,20 +599,20 @@ op_int:
 			d->has_event_id = true;
 		}
 	}
-	out = &v[base + op->slot];
+	out = OUT;
 	out->type = op->type;
 	out->u = n;
 	NEXT();
 op_float:
 	store_scalar(d, op->type, read_bits(buf, start + op->off, op->size, op->flags & RD_OPF_BE),
-		     &v[base + op->slot]);
+		     OUT);
 	NEXT();
 op_struct:
 	set_compound(v, base + op->slot, op->type, base + op->arg, op->type->nmembers, 1);
 	NEXT();
 op_string:
 	ALIGN();
-	np = decode_string(d, pos, &v[base + op->slot], op->type);
+	np = decode_string(d, pos, OUT, op->type);
 	if (np < 0)
 		return -1;
 	pos = (uint64_t)np;
@@ -555,7 +621,7 @@ op_text:
 	ALIGN();
 	if (op_length(d, op, v, bases, &n) < 0)
 		return -1;
-	np = decode_text(d, pos, n, &v[base + op->slot], op->type);
+	np = decode_text(d, pos, n, OUT, op->type);
 	if (np < 0)
 		return -1;
 	pos = (uint64_t)np;
@@ -573,6 +639,7 @@ op_array:	/* and arrays of scalars */
 		if (vbuf_reserve(d, vb, n, &first) < 0)
 			return -1;
 		v = vb->v;
+		REFRAME();
 		set_compound(v, base + op->slot, op->type, first, n, 1);
 		np = decode_scalars(d, pos, n, &v[first], op->type->elem);
 		if (np < 0)
@@ -591,6 +658,7 @@ op_array:	/* and arrays of scalars */
 	if (vbuf_reserve(d, vb, n * op->arg, &first) < 0)
 		return -1;
 	v = vb->v;
+	REFRAME();
 	set_compound(v, base + op->slot, op->type, first, n, op->arg);
 	if (n == 0) {
 		op = &ops[op->target];
@@ -598,14 +666,17 @@ op_array:	/* and arrays of scalars */
 	}
 	left[++level] = n;
 	bases[level] = base = first;
+	REFRAME();
 	NEXT();
 op_next:
 	if (--left[level]) {
 		bases[level] = base += op->arg;
+		REFRAME();
 		op = &ops[op->target];
 		DISPATCH();
 	}
 	base = bases[--level];
+	REFRAME();
 	NEXT();
 op_variant:
 	ALIGN();
@@ -616,7 +687,8 @@ op_variant:
 	opt = variant_option(d, op, v, bases);
 	if (opt < 0)
 		return -1;
-	set_compound(v, base + op->slot, op->type, base + op->arg, 1, 1);
+	if (op->flags & RD_OPF_DYNAMIC)
+		set_compound(v, base + op->slot, op->type, base + op->arg, 1, 1);
 	op = &ops[p->targets[op->target + (unsigned)opt]];
 	DISPATCH();
 op_jump:
@@ -624,7 +696,8 @@ op_jump:
 	DISPATCH();
 op_event: {
 	const struct rd_stream_class *sc = d->sc;
-	const struct rd_event_class *ec = rd_stream_event(sc, d->has_event_id ? d->event_id : 0);
+	uint64_t id = d->has_event_id ? d->event_id : 0;
+	const struct rd_event_class *ec = id < sc->nby_id ? sc->by_id[id] : rd_stream_event(sc, id);
 
 	if (!ec && !d->has_event_id && sc->nevents == 1)
 		ec = sc->events[0];
@@ -636,7 +709,10 @@ op_event: {
 	vb = &d->class_vb[ec->index];
 	if (prepare(d, p, vb) < 0)
 		return -1;
+	if (unlikely(!p->threaded))
+		thread_ops((struct rd_prog *)p, code);
 	v = vb->v;
+	REFRAME();
 	op = ops = p->ops;
 	DISPATCH();
 }
@@ -644,9 +720,11 @@ op_return:
 	d->pos = pos;
 	return 0;
 #undef SCALAR
+#undef REFRAME
 #undef ALIGN
 #undef NEXT
 #undef DISPATCH
+#undef OUT
 }
 
 int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)

@@ -97,6 +97,7 @@ static size_t emit(struct emitter *e, enum rd_opcode code, const struct rd_type 
 	op->code = (uint8_t)code;
 	op->type = t;
 	op->slot = slot;
+	op->voff = slot * (uint32_t)sizeof(struct rd_val);
 	if (t) {
 		op->size = (uint16_t)t->size;
 		op->amask = t->align - 1;
@@ -339,6 +340,16 @@ static void compile(struct emitter *e, const struct rd_type *t, uint32_t slot)
 		p->ntargets += t->nmembers;
 		p->ops[at].arg = region;
 		p->ops[at].target = (uint32_t)tfirst;
+		if (e->dynamic) {
+			p->ops[at].flags |= RD_OPF_DYNAMIC;
+		} else {
+			struct rd_val v = { .type = t };
+
+			v.kids.first = region - slot;
+			v.kids.count = 1;
+			v.kids.stride = 1;
+			set_tmpl(e, slot, &v);
+		}
 		/* the options overlay each other after the region's first slot */
 		e->dynamic++;
 		for (size_t i = 0; i < t->nmembers && !e->err; i++) {

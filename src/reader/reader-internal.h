@@ -86,9 +86,11 @@ struct rd_type {
 	/* variant */
 	struct rd_path tag;
 	int32_t *opt_of_mapping;	/* tag mapping index -> option index (-1) */
-	/* the last tag value seen and its option: decoding state, not metadata
-	 * (a reader is used by one thread; LTTng's headers repeat one tag) */
-	uint64_t last_tag;
+	/* the tag values that selected the last option taken, [last_lo,
+	 * last_hi] (as the tag compares them), and that option: decoding state,
+	 * not metadata (a reader is used by one thread; LTTng's event headers
+	 * take one option for most ids) */
+	int64_t last_lo, last_hi;
 	int32_t last_opt;	/* -1: none yet */
 	/* array / sequence */
 	struct rd_type *elem;
@@ -236,16 +238,18 @@ enum rd_ref {
 	RD_REF_LATER,		/* in this program, but decoded after: an error when run */
 };
 
-/* What RD_OP_INT and RD_OP_FLOAT do besides reading. */
+/* What ops do besides reading (RD_OP_INT, RD_OP_FLOAT, RD_OP_VARIANT). */
 enum rd_op_flag {
 	RD_OPF_BE = 1,		/* big-endian */
 	RD_OPF_SIGNED = 2,	/* sign-extended */
 	RD_OPF_CLOCK = 4,	/* updates the stream's clock */
 	RD_OPF_ID = 8,		/* is the event id */
 	RD_OPF_BYTES = 16,	/* little-endian, 8/16/32/64 bits at a byte: one load */
+	RD_OPF_DYNAMIC = 32,	/* VARIANT: in a variant or array, not in the template */
 };
 
 struct rd_op {
+	const void *addr;	/* where its code is in decode.c's run(), once it ran */
 	uint8_t code;		/* enum rd_opcode */
 	uint8_t ref_kind;	/* enum rd_ref */
 	uint8_t flags;		/* enum rd_op_flag */
@@ -253,6 +257,7 @@ struct rd_op {
 	uint32_t amask;		/* ops out of runs and RUN: alignment - 1, in bits */
 	uint32_t off;		/* ops in a run: bits from the run's start */
 	uint32_t slot;		/* the value's index in its block */
+	uint32_t voff;		/* the same in bytes: slot * sizeof(struct rd_val) */
 	uint32_t arg;		/* see enum rd_opcode */
 	uint32_t target;	/* op index or first entry of targets */
 	uint32_t ref;
@@ -270,6 +275,7 @@ struct rd_prog {
 	 * changes, and the structs (not in the ops) */
 	struct rd_val *tmpl;
 	unsigned depth;		/* deepest nesting of array blocks */
+	bool threaded;		/* its ops' addr are set */
 	unsigned scopes;	/* 1 << enum rd_scope_id of each scope it decodes */
 	int32_t root[RD_SC_COUNT];	/* slot of each scope's root, -1 if none */
 	/* the same, as a list, for later programs' paths (none refer to an

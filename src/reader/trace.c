@@ -72,8 +72,10 @@ struct ltt_event {
 	uint64_t count;
 	int64_t begin_ns, end_ns;
 	bool has_range;
-	/* the roots of its scopes (enum ltt_scope) in the stream's buffers, or NULL */
-	const struct rd_val *scope[4];
+	/* its packet context's root, and the buffer its class's program
+	 * decoded its other scopes into (scope_root()) */
+	const struct rd_val *packet_context;
+	const struct rd_vbuf *body;
 };
 
 struct rd_stream {
@@ -153,13 +155,13 @@ size_t ltt_reader_stream_count(const struct ltt_reader *r)
 
 /* --- time ---------------------------------------------------------------------- */
 
-static int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
+static int64_t cycles_to_ns_slow(const struct rd_clock *c, uint64_t v)
 {
 	uint64_t ns;
 
-	if (c->freq == 1000000000)
+	if (c->freq == 1000000000) {
 		ns = v;
-	else {
+	} else {
 		double d = 1e9 * (double)v / (double)c->freq;
 
 		ns = d >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)d;
@@ -169,6 +171,15 @@ static int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
 	if (c->base_ns > 0 && (int64_t)ns > INT64_MAX - c->base_ns)
 		return INT64_MAX;
 	return c->base_ns + (int64_t)ns;
+}
+
+static inline int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
+{
+	/* the common case inline: nanoseconds, a small offset, no overflow */
+	if (likely(c->freq == 1000000000 && v < (uint64_t)INT64_MAX / 2 && c->base_ns >= 0 &&
+		   c->base_ns < INT64_MAX / 2))
+		return c->base_ns + (int64_t)v;
+	return cycles_to_ns_slow(c, v);
 }
 
 /* --- packets -------------------------------------------------------------------- */
@@ -343,6 +354,15 @@ static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 	}
 }
 
+static long page_size(void)
+{
+	static long size;
+
+	if (!size)
+		size = sysconf(_SC_PAGESIZE);
+	return size;
+}
+
 /* Opens the packet at st->off of the current file; 0, 1 at end of stream, or -errno. */
 static int open_packet(struct rd_stream *st)
 {
@@ -363,6 +383,14 @@ static int open_packet(struct rd_stream *st)
 			  &st->clock, &st->pp);
 	if (ret < 0)
 		return ret;
+	if (f->mapped) {
+		/* map the packet's pages at once, not a fault per few pages (Linux
+		 * 5.14+; without it, they fault in as they are read) */
+		uint64_t first = st->off & ~(uint64_t)(page_size() - 1);
+
+		madvise((void *)(f->map + first), st->off + st->pp.packet_bits / 8 - first,
+			MADV_POPULATE_READ);
+	}
 	st->in_packet = true;
 	st->cpu = st->pp.cpu;
 	st->packet_context = st->sc->packet_context ?
@@ -392,7 +420,7 @@ static void close_packet(struct rd_stream *st)
 {
 	struct rd_file *f = &st->files[st->cur_file];
 	uint64_t next = st->off + st->pp.packet_bits / 8;
-	long page = sysconf(_SC_PAGESIZE);
+	long page = page_size();
 	uint64_t drop_end = next & ~(uint64_t)(page - 1);
 	uint64_t drop_start = st->off & ~(uint64_t)(page - 1);
 
@@ -438,6 +466,9 @@ static int stream_advance(struct rd_stream *st)
 		}
 		start = d->pos;
 		d->has_event_id = false;
+		/* the cache lines a few events ahead (within a page, the hardware
+		 * prefetcher would; across pages it does not) */
+		__builtin_prefetch(d->buf + start / 8 + 1024);
 		if (st->sc->event_header) {
 			/* the header, then the class's contexts and payload */
 			ret = rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]);
@@ -458,16 +489,13 @@ static int stream_advance(struct rd_stream *st)
 		if (ret < 0)
 			goto bad;
 		vb = &st->class_vb[ec->index];
-		st->next.scope[LTT_SCOPE_COMMON_CONTEXT] = scope_value(vb, ec->prog, RD_SC_COMMON_CONTEXT);
-		st->next.scope[LTT_SCOPE_SPECIFIC_CONTEXT] = scope_value(vb, ec->prog,
-									 RD_SC_SPECIFIC_CONTEXT);
-		st->next.scope[LTT_SCOPE_PAYLOAD] = scope_value(vb, ec->prog, RD_SC_PAYLOAD);
+		st->next.body = vb;
 		if (d->pos == start) {
 			seterr(r, "%s: offset %llu: event of size zero", st->files[st->cur_file].path,
 			       (unsigned long long)(st->off + start / 8));
 			return -EBADMSG;
 		}
-		st->next.scope[LTT_SCOPE_PACKET_CONTEXT] = st->packet_context;
+		st->next.packet_context = st->packet_context;
 		st->next.st = st;
 		st->next.kind = LTT_RECORD_EVENT;
 		st->next.ec = ec;
@@ -1265,7 +1293,11 @@ int ltt_event_env_int(const struct ltt_event *ev, const char *key, int64_t *ret)
 
 static inline const struct rd_val *scope_root(const struct ltt_event *ev, unsigned scope)
 {
-	const struct rd_val *v = ev->scope[scope];
+	/* an event's contexts and payload: its class's program's scopes */
+	static const int sc_of[] = { RD_SC_PACKET_CONTEXT, RD_SC_COMMON_CONTEXT,
+		RD_SC_SPECIFIC_CONTEXT, RD_SC_PAYLOAD };
+	const struct rd_val *v = scope == LTT_SCOPE_PACKET_CONTEXT ? ev->packet_context :
+		scope_value(ev->body, ev->ec->prog, sc_of[scope]);
 
 	return v && !v->type->hidden ? v : NULL;
 }
