@@ -383,14 +383,6 @@ static int open_packet(struct rd_stream *st)
 			  &st->clock, &st->pp);
 	if (ret < 0)
 		return ret;
-	if (f->mapped) {
-		/* map the packet's pages at once, not a fault per few pages (Linux
-		 * 5.14+; without it, they fault in as they are read) */
-		uint64_t first = st->off & ~(uint64_t)(page_size() - 1);
-
-		madvise((void *)(f->map + first), st->off + st->pp.packet_bits / 8 - first,
-			MADV_POPULATE_READ);
-	}
 	st->in_packet = true;
 	st->cpu = st->pp.cpu;
 	st->packet_context = st->sc->packet_context ?
