@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from conftest import build_path
-from bt2read import babeltrace_text, read_events
+from bt2read import assert_view_as_babeltrace2, read_events
 import ctfgen
 
 LTT = build_path("src", "cli", "ltt")
@@ -163,12 +163,7 @@ def ltt(*args):
                          ids=lambda o: " ".join(o) or "default")
 def test_every_integer_path_identical_to_babeltrace2(tmp_path, opts):
     path = trace(tmp_path)
-    out, err = babeltrace_text(path, *opts)
-    got = ltt("view", *opts, path)
-    assert got.returncode == 0, got.stderr
-    assert out.count("\n") == 24
-    assert got.stdout == out
-    assert got.stderr == err
+    assert_view_as_babeltrace2(LTT, path, opts, 24)
 
 
 def test_every_integer_path_values_as_bt2(tmp_path):
