@@ -925,12 +925,12 @@ int cmd_view(int argc, char **argv)
 	if (out_init(&w.o, STDOUT_FILENO, 1 << 20) < 0 || out_init(&w.hdr, -1, 4096) < 0)
 		goto nomem;
 	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		if (first && ltt_event_has_time(ev)) {
-			resolve_bound(&w, &w.begin, ltt_event_ns(ev));
-			resolve_bound(&w, &w.end, ltt_event_ns(ev));
-			first = false;
-		}
-		if (ltt_event_has_time(ev)) {
+		if ((w.begin.set || w.end.set) && ltt_event_has_time(ev)) {
+			if (first) {
+				resolve_bound(&w, &w.begin, ltt_event_ns(ev));
+				resolve_bound(&w, &w.end, ltt_event_ns(ev));
+				first = false;
+			}
 			if (w.begin.set && ltt_event_ns(ev) < w.begin.ns)
 				continue;
 			if (w.end.set && ltt_event_ns(ev) > w.end.ns)

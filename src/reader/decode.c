@@ -379,16 +379,18 @@ static inline uint64_t load_le(const uint8_t *p, unsigned size)
 	}
 }
 
-/* n integers, enums or floats of type et from pos into out; the new pos, or -1. */
+/*
+ * n integers, enums or floats of type et from pos into out; the new pos, or
+ * -1. loads: et is little-endian, 8/16/32/64 bits aligned to a byte and to
+ * no more than its size, no clock, no id (RD_OPF_BYTES).
+ */
 static int64_t decode_scalars(struct rd_decoder *d, uint64_t pos, uint64_t n, struct rd_val *out,
-			      const struct rd_type *et)
+			      const struct rd_type *et, bool loads)
 {
 	bool be = et->bo == RD_BO_BE;
 	uint64_t amask = et->align - 1;
 
-	if ((et->kind == RD_INT || et->kind == RD_ENUM) && et->clock < 0 && !et->is_event_id &&
-	    !be && et->align >= 8 && et->align <= et->size &&
-	    (et->size == 8 || et->size == 16 || et->size == 32 || et->size == 64)) {
+	if (loads) {
 		/* byte-aligned, each element aligned after the first: one check, loads */
 		const uint8_t *p;
 		unsigned bytes = et->size / 8, sh = 64 - et->size;
@@ -497,7 +499,8 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 		[RD_OP_U64] = &&op_u64, [RD_OP_S8] = &&op_s8, [RD_OP_S16] = &&op_s16,
 		[RD_OP_S32] = &&op_s32, [RD_OP_BE16] = &&op_be16, [RD_OP_BE32] = &&op_be32,
 		[RD_OP_BE64] = &&op_be64, [RD_OP_SBE16] = &&op_sbe16, [RD_OP_SBE32] = &&op_sbe32,
-		[RD_OP_F32] = &&op_f32, [RD_OP_F64] = &&op_f64, [RD_OP_INT] = &&op_int,
+		[RD_OP_F32] = &&op_f32, [RD_OP_F64] = &&op_f64, [RD_OP_CLOCK] = &&op_clock,
+		[RD_OP_ID] = &&op_id, [RD_OP_INT] = &&op_int,
 		[RD_OP_FLOAT] = &&op_float, [RD_OP_STRUCT] = &&op_struct, [RD_OP_STRING] = &&op_string,
 		[RD_OP_TEXT] = &&op_text, [RD_OP_SCALARS] = &&op_array, [RD_OP_VARIANT] = &&op_variant,
 		[RD_OP_JUMP] = &&op_jump, [RD_OP_ARRAY] = &&op_array, [RD_OP_NEXT] = &&op_next,
@@ -584,6 +587,16 @@ op_f32: {
 op_f64:
 	memcpy(&OUT->d, at + (op->off >> 3), sizeof(double));
 	NEXT();
+op_clock:
+	n = load_le(at + (op->off >> 3), op->size);
+	if (d->clock)
+		clock_update(d->clock, n, op->size);
+	OUT->u = n;
+	NEXT();
+op_id:
+	OUT->u = d->event_id = load_le(at + (op->off >> 3), op->size);
+	d->has_event_id = true;
+	NEXT();
 op_int:
 	if (likely(op->flags & RD_OPF_BYTES))
 		n = load_le(at + (op->off >> 3), op->size);
@@ -641,7 +654,7 @@ op_array:	/* and arrays of scalars */
 		v = vb->v;
 		REFRAME();
 		set_compound(v, base + op->slot, op->type, first, n, 1);
-		np = decode_scalars(d, pos, n, &v[first], op->type->elem);
+		np = decode_scalars(d, pos, n, &v[first], op->type->elem, op->flags & RD_OPF_BYTES);
 		if (np < 0)
 			return -1;
 		pos = (uint64_t)np;
@@ -687,9 +700,15 @@ op_variant:
 	opt = variant_option(d, op, v, bases);
 	if (opt < 0)
 		return -1;
-	if (op->flags & RD_OPF_DYNAMIC)
-		set_compound(v, base + op->slot, op->type, base + op->arg, 1, 1);
-	op = &ops[p->targets[op->target + (unsigned)opt]];
+	{
+		const struct rd_option *o = &p->options[op->target + (unsigned)opt];
+
+		if (op->flags & RD_OPF_DYNAMIC)
+			set_compound(v, base + op->slot, op->type, base + o->slot, 1, 1);
+		else
+			OUT->kids.first = o->slot - op->slot;
+		op = &ops[o->op];
+	}
 	DISPATCH();
 op_jump:
 	op = &ops[op->target];

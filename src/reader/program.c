@@ -10,12 +10,11 @@
  *   slot; the commonest (byte-aligned 8/16/32/64-bit integers without a
  *   clock, in either byte order, and floats) have an op of their own that is
  *   one load and one store;
- * - every value has a fixed slot: a struct's members follow each other, a
- *   variant's options share the region its largest one needs, so that a
- *   scope's values are reserved at once and no op keeps a stack; values
- *   outside variants and arrays keep their types, which come from a
- *   template once: their ops store the value alone, their structs are no
- *   ops at all;
+ * - every value has a fixed slot: a struct's members follow each other,
+ *   each option of a variant has its own, so that a scope's values are
+ *   reserved at once and no op keeps a stack; values outside arrays keep
+ *   their types, which come from a template once: their ops store the value
+ *   alone, their structs are no ops at all;
  * - one program decodes the scopes that follow each other in a packet (an
  *   event's contexts and payload); lengths and tags in them are found by
  *   slot, those of scopes decoded before (headers) by path.
@@ -29,7 +28,7 @@
  *   scalar, string, text, scalars    one op (scalars: in a RUN)
  *   struct         STRUCT(members at arg...) m0 m1 ...     (in a RUN; in
  *                  block 0 outside variants no STRUCT: the template has it)
- *   variant        VARIANT(option at arg) o0... JUMP o1... JUMP
+ *   variant        VARIANT o0... JUMP o1... JUMP       (each option its own slot)
  *   array of compounds   ARRAY(arg slots per element) e... NEXT
  * and RETURN after the roots (EVENT after an event header).
  */
@@ -55,7 +54,7 @@ struct emitter {
 	uint64_t run_align;	/* its alignment, in bits */
 	uint64_t run_bits;	/* bits its ops take so far */
 	unsigned level;		/* array blocks opened: 0 is the program's */
-	unsigned dynamic;	/* variants and arrays we are in: values change type */
+	unsigned dynamic;	/* arrays we are in: values change type */
 	uint64_t next;		/* the next free slot of the current block */
 	struct tmpl_entry { uint32_t slot; struct rd_val v; } *tmpl;	/* of block 0 */
 	size_t ntmpl, captmpl;
@@ -196,8 +195,13 @@ static enum rd_opcode int_code(const struct emitter *e, const struct rd_type *t)
 	};
 	unsigned k = t->size == 8 ? 0 : t->size == 16 ? 1 : t->size == 32 ? 2 : t->size == 64 ? 3 : 4;
 
-	if (e->dynamic || t->clock >= 0 || t->is_event_id || t->align < 8 || k == 4)
+	if (e->dynamic || t->align < 8 || k == 4)
 		return RD_OP_INT;
+	if (t->clock >= 0 || t->is_event_id) {
+		if (t->bo != RD_BO_LE || t->is_signed || (t->clock >= 0 && t->is_event_id))
+			return RD_OP_INT;
+		return t->clock >= 0 ? RD_OP_CLOCK : RD_OP_ID;
+	}
 	return (enum rd_opcode)code[t->bo == RD_BO_BE][t->is_signed][k];
 }
 
@@ -278,6 +282,12 @@ static void compile(struct emitter *e, const struct rd_type *t, uint32_t slot)
 			return;
 		if (t->text)
 			e->p->ops[at].amask |= 7;
+		/* elements that are one load each, aligned one after the other */
+		if (code == RD_OP_SCALARS && et->kind != RD_FLOAT && et->clock < 0 &&
+		    !et->is_event_id && et->bo == RD_BO_LE && et->align >= 8 &&
+		    et->align <= et->size && (et->size == 8 || et->size == 16 ||
+					      et->size == 32 || et->size == 64))
+			e->p->ops[at].flags |= RD_OPF_BYTES;
 		if (t->kind == RD_SEQ)
 			set_ref(e, at, &t->len);
 		if (code != RD_OP_ARRAY)
@@ -328,40 +338,32 @@ static void compile(struct emitter *e, const struct rd_type *t, uint32_t slot)
 	}
 	case RD_VARIANT: {
 		struct rd_prog *p = e->p;
-		size_t tfirst = p->ntargets;
-		uint32_t region = take(e, 1);
-		uint64_t start = e->next, end = e->next;
+		size_t first = p->noptions;
 
 		at = emit_alone(e, RD_OP_VARIANT, t, slot);
-		if (e->err || !grow(e, (void **)&p->targets, &e->tcap, p->ntargets + t->nmembers,
-				    sizeof(*p->targets)))
+		if (e->err || !grow(e, (void **)&p->options, &e->tcap, p->noptions + t->nmembers,
+				    sizeof(*p->options)))
 			return;
 		set_ref(e, at, &t->tag);
-		p->ntargets += t->nmembers;
-		p->ops[at].arg = region;
-		p->ops[at].target = (uint32_t)tfirst;
+		p->noptions += t->nmembers;
+		p->ops[at].target = (uint32_t)first;
 		if (e->dynamic) {
 			p->ops[at].flags |= RD_OPF_DYNAMIC;
 		} else {
+			/* the option's slot (kids.first) is set when one is taken */
 			struct rd_val v = { .type = t };
 
-			v.kids.first = region - slot;
 			v.kids.count = 1;
 			v.kids.stride = 1;
 			set_tmpl(e, slot, &v);
 		}
-		/* the options overlay each other after the region's first slot */
-		e->dynamic++;
+		/* each option in a slot of its own: their types stay in the template */
 		for (size_t i = 0; i < t->nmembers && !e->err; i++) {
-			p->targets[tfirst + i] = (uint32_t)p->nops;
-			e->next = start;
-			compile(e, t->members[i].type, region);
+			p->options[first + i].op = (uint32_t)p->nops;
+			p->options[first + i].slot = take(e, 1);
+			compile(e, t->members[i].type, p->options[first + i].slot);
 			emit_alone(e, RD_OP_JUMP, NULL, 0);
-			if (e->next > end)
-				end = e->next;
 		}
-		e->dynamic--;
-		e->next = end;
 		/* every option ends by jumping past the last one */
 		for (size_t i = at + 1; !e->err && i < p->nops; i++)
 			if (p->ops[i].code == RD_OP_JUMP && p->ops[i].target == 0)
@@ -418,7 +420,7 @@ void rd_prog_free(struct rd_prog *p)
 	if (!p)
 		return;
 	free(p->ops);
-	free(p->targets);
+	free(p->options);
 	free(p->tmpl);
 	free(p);
 }

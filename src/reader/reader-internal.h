@@ -193,12 +193,12 @@ struct rd_event_class *rd_stream_event(const struct rd_stream_class *sc, uint64_
  * Scopes' type trees flattened into a list of ops, compiled once from the
  * metadata (program.c) and run for every event (decode.c). Values have
  * fixed slots: each op writes slot `slot` of its block. Block 0 holds the
- * program's values (a variant's options share one region); each element of
- * an array of compounds is a block of its own, of the array's `arg` slots;
+ * program's values (each option of a variant its own); each element of an
+ * array of compounds is a block of its own, of the array's `arg` slots;
  * elements of scalar arrays are appended after all that. Values of block 0
- * outside variants keep their type from event to event: their types and
- * their structs come from the program's template, their ops write the
- * value alone (the one-load ops below); elsewhere ops write types too.
+ * keep their type from event to event: their types and their structs come
+ * from the program's template, their ops write the value alone (the
+ * one-load ops below); in arrays' blocks ops write types too.
  *
  * Fields of fixed size whose offsets from the first one are fixed (no
  * alignment larger than the first one's in between) form a run: a RUN op
@@ -213,6 +213,9 @@ enum rd_opcode {
 	RD_OP_U8, RD_OP_U16, RD_OP_U32, RD_OP_U64, RD_OP_S8, RD_OP_S16, RD_OP_S32,
 	RD_OP_BE16, RD_OP_BE32, RD_OP_BE64, RD_OP_SBE16, RD_OP_SBE32,
 	RD_OP_F32, RD_OP_F64,	/* in a run, of block 0: byte-aligned little-endian floats */
+	RD_OP_CLOCK, RD_OP_ID,	/* in a run, of block 0: an unsigned integer of 8/16/32/64
+				 * bits at a byte, little-endian, that updates the stream's
+				 * clock / is the event id */
 	RD_OP_INT,		/* in a run: any other integer or enum (bit fields, clocks, ids) */
 	RD_OP_FLOAT,		/* in a run: any other float */
 	RD_OP_STRUCT,		/* in a run, in a variant or array: a struct, its members
@@ -220,7 +223,8 @@ enum rd_opcode {
 	RD_OP_STRING,
 	RD_OP_TEXT,		/* text array or sequence: a string of known length */
 	RD_OP_SCALARS,		/* array or sequence of integers, enums or floats */
-	RD_OP_VARIANT,		/* its option is in slot arg: jumps to targets[target + option] */
+	RD_OP_VARIANT,		/* jumps to options[target + option].op; the option's
+				 * value is in its own slot, options[...].slot */
 	RD_OP_JUMP,		/* end of a variant's option: goes on at op target */
 	RD_OP_ARRAY,		/* array or sequence of compounds, elements of arg slots:
 				 * the element's ops follow, then RD_OP_NEXT; ends at op target */
@@ -245,7 +249,7 @@ enum rd_op_flag {
 	RD_OPF_CLOCK = 4,	/* updates the stream's clock */
 	RD_OPF_ID = 8,		/* is the event id */
 	RD_OPF_BYTES = 16,	/* little-endian, 8/16/32/64 bits at a byte: one load */
-	RD_OPF_DYNAMIC = 32,	/* VARIANT: in a variant or array, not in the template */
+	RD_OPF_DYNAMIC = 32,	/* VARIANT: in an array's block, not in the template */
 };
 
 struct rd_op {
@@ -259,7 +263,7 @@ struct rd_op {
 	uint32_t slot;		/* the value's index in its block */
 	uint32_t voff;		/* the same in bytes: slot * sizeof(struct rd_val) */
 	uint32_t arg;		/* see enum rd_opcode */
-	uint32_t target;	/* op index or first entry of targets */
+	uint32_t target;	/* op index or first entry of options */
 	uint32_t ref;
 	uint32_t ref_level;
 	const struct rd_type *type;
@@ -268,8 +272,8 @@ struct rd_op {
 struct rd_prog {
 	struct rd_op *ops;
 	size_t nops;
-	uint32_t *targets;	/* variants' options' first ops */
-	size_t ntargets;
+	struct rd_option { uint32_t op, slot; } *options;	/* variants': first op, value */
+	size_t noptions;
 	uint32_t nslots;	/* values of block 0 */
 	/* block 0 as it starts: the types of the values whose type never
 	 * changes, and the structs (not in the ops) */

@@ -1,8 +1,9 @@
 """`ltt view` against babeltrace2 on every integer the decode and print
 programs treat apart: each size (8, 16, 32, 64 bits), signedness, display
-base (2, 8, 10, 16) and byte order, on the one-load path (byte-aligned,
-outside variants), on the general path (in a variant's option; bit fields)
-and in arrays and sequences; floats and enums likewise."""
+base (2, 8, 10, 16) and byte order, on the one-load path (byte-aligned, in
+the payload and in a variant's option), on the general path (in an array of
+structs, whose values change type; bit fields) and in arrays and sequences;
+floats and enums likewise."""
 import itertools
 import json
 import struct
@@ -73,6 +74,10 @@ event {{ name = "general"; id = 1; stream_id = 0; fields := struct {{
 	}} _v;
 }}; }};
 
+event {{ name = "dynamic"; id = 4; stream_id = 0; fields := struct {{
+	struct {{ {FIELDS} f32_t _f; f64_t _d; }} _a[1];
+}}; }};
+
 event {{ name = "bits"; id = 2; stream_id = 0; fields := struct {{
 	integer {{ size = 3; align = 1; signed = false; }} _pad;
 	{BITS}
@@ -117,6 +122,15 @@ def general_event(vals, f, d):
     return w
 
 
+def dynamic_event(vals, f, d):
+    def w(b):
+        for k in KINDS:
+            put_int(b, vals[k], k[0], k[1], k[3])
+        f32(b, f)
+        f64(b, d)
+    return w
+
+
 def bits_event(vals):
     def w(b):
         b.uint(5, 3)
@@ -147,6 +161,7 @@ def trace(tmp_path):
         events += [(0, t, fast_event(vals, floats[0], floats[1], [-5, 0, 7, -100, 1000, 3][i],
                                      [1, 2, 200, 3, 0, 1][i])),
                    (1, t + 1, general_event(vals, floats[0], floats[1])),
+                   (4, t + 1, dynamic_event(vals, floats[0], floats[1])),
                    (2, t + 2, bits_event(vals)),
                    (3, t + 3, arrays_event(vals, i % 3))]
         t += 10
@@ -163,7 +178,7 @@ def ltt(*args):
                          ids=lambda o: " ".join(o) or "default")
 def test_every_integer_path_identical_to_babeltrace2(tmp_path, opts):
     path = trace(tmp_path)
-    assert_view_as_babeltrace2(LTT, path, opts, 24)
+    assert_view_as_babeltrace2(LTT, path, opts, 30)
 
 
 def test_every_integer_path_values_as_bt2(tmp_path):
@@ -171,7 +186,7 @@ def test_every_integer_path_values_as_bt2(tmp_path):
     path = trace(tmp_path)
     want = [e for e in read_events(path) if e["name"] != "!discarded"]
     got = [json.loads(l) for l in ltt("view", "--json", path).stdout.splitlines()]
-    assert len(got) == len(want) == 24
+    assert len(got) == len(want) == 30
 
     def plain(v):
         # bt2read gives enums as (value, labels) and NaN as NaN: compare alike

@@ -261,9 +261,10 @@ TEST(packetized_metadata_is_unpacked)
 }
 
 /*
- * Decode programs: the one-load ops (byte-aligned, outside variants), the
- * general op (the same fields in a variant's option) and the bit-field
- * path all give the same values, for every size, signedness and byte order.
+ * Decode programs: the one-load ops (byte-aligned: in the payload and in a
+ * variant's option), the general op (the same fields in an array of
+ * structs, whose values change type) and the bit-field path all give the
+ * same values, for every size, signedness and byte order.
  */
 TEST(integers_alike_on_every_decode_path)
 {
@@ -297,13 +298,14 @@ TEST(integers_alike_on_every_decode_path)
 		 "typealias integer { size = 1; align = 1; signed = false; } := u1;\n"
 		 "stream { event.header := struct { u8 id; }; };\n"
 		 "event { name = fast; id = 0; fields := struct { %s }; };\n"
-		 "event { name = general; id = 1; fields := struct { enum : u8 { A = 0 ... 9 } t; variant <t> { struct { %s } A; } v; }; };\n"
+		 "event { name = variant; id = 1; fields := struct { enum : u8 { A = 0 ... 9 } t; variant <t> { struct { %s } A; } v; }; };\n"
+		 "event { name = general; id = 3; fields := struct { struct { %s } a[1]; }; };\n"
 		 "event { name = bits; id = 2; fields := struct { u1 pad; %s"
 		 " integer { size = 7; align = 1; signed = false; } tail; }; };\n",
-		 fields, opt, bits);
-	/* the same bytes for the fast and general events: every field byte-aligned */
-	for (int e = 0; e < 2; e++) {
-		data[n++] = (uint8_t)e;
+		 fields, opt, opt, bits);
+	/* the same bytes for the fast, variant and general events: every field byte-aligned */
+	for (int e = 0; e < 3; e++) {
+		data[n++] = (uint8_t)(e == 2 ? 3 : e);
 		if (e == 1)
 			data[n++] = 3;	/* the tag: option A */
 		for (size_t i = 0; i < 4; i++)
@@ -334,16 +336,18 @@ TEST(integers_alike_on_every_decode_path)
 	r = open_mem(meta, data, n, &err);
 	if (!r)
 		test_fail(__FILE__, __LINE__, "open: %s", err);
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < 4; e++) {
 		const struct ltt_value *p;
 
 		ASSERT_EQ_INT(ltt_reader_next(r, &ev), LTT_RECORD_EVENT);
 		p = ltt_event_scope(ev, LTT_SCOPE_PAYLOAD);
 		if (e == 1)
 			p = ltt_value_child(ltt_value_member(p, "v"), 0);
+		if (e == 2)
+			p = ltt_value_child(ltt_value_member(p, "a"), 0);
 		for (size_t i = 0; i < 4; i++)
 			for (int sg = 0; sg < 2; sg++)
-				for (int be = 0; be < (e == 2 ? 1 : 2); be++) {
+				for (int be = 0; be < (e == 3 ? 1 : 2); be++) {
 					char name[16];
 					uint64_t want = 0;
 					unsigned nbytes = sizes[i] / 8;
