@@ -93,6 +93,73 @@ struct view {
 
 /* --- timestamps ------------------------------------------------------------------ */
 
+/* "[YYYY-MM-DD ]HH:MM:SS." of second t in w->cached_tod (kept for the next
+ * events of the same second); false if the time cannot be broken down. */
+static bool time_of_day(struct view *w, time_t t)
+{
+	struct tm tm;
+	size_t n = 0;
+
+	if (w->cache_valid && w->cached_sec == t)
+		return true;
+	if (!(w->clock_gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
+		return false;
+	if (w->clock_date)
+		n = strftime(w->cached_tod, sizeof(w->cached_tod), "%Y-%m-%d ", &tm);
+	snprintf(w->cached_tod + n, sizeof(w->cached_tod) - n, "%02d:%02d:%02d.",
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	w->cached_len = strlen(w->cached_tod);
+	w->cached_sec = t;
+	w->cache_valid = true;
+	return true;
+}
+
+/*
+ * The commonest start of a line, "[HH:MM:SS.NNNNNNNNN] (+S.NNNNNNNNN) ", with
+ * one room check: false (nothing written) if the options or the time ask
+ * for the general way.
+ */
+static bool put_time_fast(struct view *w, struct out *o, const struct ltt_event *ev)
+{
+	int64_t ts = ltt_event_ns(ev);
+	char *d, *d0;
+
+	if (ts < 0 || w->clock_seconds || w->clock_cycles || w->names_header ||
+	    !time_of_day(w, (time_t)(ts / NSEC_PER_SEC)))
+		return false;
+	d = d0 = out_reserve(o, w->cached_len + 2 * NUMFMT_MAX + 32);
+	*d++ = '[';
+	memcpy(d, w->cached_tod, w->cached_len);
+	d += w->cached_len;
+	numfmt_u64_fixed(d, (uint64_t)(ts % NSEC_PER_SEC), 9);
+	d += 9;
+	memcpy(d, "] ", 2);
+	d += 2;
+	if (w->delta) {
+		if (w->have_last) {
+			uint64_t dt = (uint64_t)(ts - w->last_ns);
+
+			memcpy(d, "(+", 2);
+			d += 2;
+			d += numfmt_u64(d, dt / NSEC_PER_SEC);
+			*d++ = '.';
+			numfmt_u64_fixed(d, dt % NSEC_PER_SEC, 9);
+			d += 9;
+			memcpy(d, ") ", 2);
+			d += 2;
+		} else {
+			memcpy(d, "(+?.????????\?) ", 15);
+			d += 15;
+		}
+	}
+	o->n += (size_t)(d - d0);
+	w->last_ns = ts;
+	w->have_last = true;
+	w->last_cycles = ltt_event_cycles(ev);
+	w->have_last_cycles = true;
+	return true;
+}
+
 static void put_wall(struct view *w, struct out *o, int64_t ts)
 {
 	int64_t sec = ts / NSEC_PER_SEC, nsec = ts % NSEC_PER_SEC;
@@ -131,22 +198,9 @@ static void put_wall(struct view *w, struct out *o, int64_t ts)
 			w->neg_warned = true;
 			goto seconds;
 		}
-		if (!w->cache_valid || w->cached_sec != (time_t)sec_abs) {
-			struct tm tm;
-			time_t t = (time_t)sec_abs;
-			size_t n = 0;
-
-			if (!(w->clock_gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
-				fprintf(stderr, "[warning] Unable to get %s.\n", w->clock_gmt ? "gmtime" : "localtime");
-				goto seconds;
-			}
-			if (w->clock_date)
-				n = strftime(w->cached_tod, sizeof(w->cached_tod), "%Y-%m-%d ", &tm);
-			snprintf(w->cached_tod + n, sizeof(w->cached_tod) - n, "%02d:%02d:%02d.",
-				 tm.tm_hour, tm.tm_min, tm.tm_sec);
-			w->cached_len = strlen(w->cached_tod);
-			w->cached_sec = t;
-			w->cache_valid = true;
+		if (!time_of_day(w, (time_t)sec_abs)) {
+			fprintf(stderr, "[warning] Unable to get %s.\n", w->clock_gmt ? "gmtime" : "localtime");
+			goto seconds;
 		}
 		out_mem(o, w->cached_tod, w->cached_len);
 		out_u64_fixed(o, nsec_abs, 9);
@@ -243,7 +297,9 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 	const char *s;
 	int64_t iv;
 
-	if (ltt_event_has_time(ev)) {
+	if (ltt_event_has_time(ev) && put_time_fast(w, o, ev)) {
+		start_line = true;
+	} else if (ltt_event_has_time(ev)) {
 		if (pn)
 			out_str(o, "timestamp = ");
 		else

@@ -328,14 +328,18 @@ enum fmt_code {
 
 /*
  * One value to print, after a literal. Values that a scope's root leads to
- * through structs alone have fixed places from the root (the decode
- * program's block 0, see program.c): off.
+ * through structs alone have fixed places in the decode program's block 0
+ * (see program.c): off from the packet context's root (block FMT_PACKET) or
+ * from the start of the values of the event's contexts and payload
+ * (FMT_EVENT).
  */
+enum fmt_block { FMT_PACKET, FMT_EVENT };
+
 struct fmt_op {
 	uint8_t code;		/* enum fmt_code */
-	uint8_t scope;		/* enum ltt_scope of the root off counts from */
+	uint8_t block;		/* enum fmt_block off counts in */
 	bool names;		/* FMT_VALUE: member names */
-	uint32_t off;		/* the value's index from its scope's root */
+	uint32_t off;		/* the value's index in its block */
 	uint32_t lit, lit_len;	/* text printed before: in rd_fmt.lits */
 };
 
@@ -378,8 +382,8 @@ static void fmt_lit(struct rd_fmt *f, const char *s, size_t n)
 
 #define FMT_LIT(f, s) fmt_lit(f, s, sizeof(s) - 1)
 
-/* Appends an op that prints the pending literal, then value off of scope. */
-static void fmt_op(struct rd_fmt *f, enum fmt_code code, unsigned scope, size_t off, bool names)
+/* Appends an op that prints the pending literal, then value off of block. */
+static void fmt_op(struct rd_fmt *f, enum fmt_code code, unsigned block, size_t off, bool names)
 {
 	struct fmt_op *op;
 
@@ -402,7 +406,7 @@ static void fmt_op(struct rd_fmt *f, enum fmt_code code, unsigned scope, size_t 
 	}
 	op = &f->ops[f->nops++];
 	op->code = (uint8_t)code;
-	op->scope = (uint8_t)scope;
+	op->block = (uint8_t)block;
 	op->names = names;
 	op->off = (uint32_t)off;
 	op->lit = (uint32_t)(f->nlits - f->pending);
@@ -431,10 +435,10 @@ static enum fmt_code fmt_code_of(const struct rd_type *ty)
 }
 
 /*
- * The struct at off from scope's root (value sv, of an event of the class):
- * as put_value() prints it.
+ * The struct at off in block (value sv, of an event of the class): as
+ * put_value() prints it.
  */
-static void fmt_struct(struct rd_fmt *f, unsigned scope, const struct rd_val *sv, size_t off,
+static void fmt_struct(struct rd_fmt *f, unsigned block, const struct rd_val *sv, size_t off,
 		       bool names)
 {
 	const struct rd_type *st = sv->type;
@@ -456,9 +460,9 @@ static void fmt_struct(struct rd_fmt *f, unsigned scope, const struct rd_val *sv
 			fmt_lit(f, sep, n);
 		}
 		if (ty->kind == RD_STRUCT)
-			fmt_struct(f, scope, mv, off + k, names);
+			fmt_struct(f, block, mv, off + k, names);
 		else
-			fmt_op(f, fmt_code_of(ty), scope, off + k, names);
+			fmt_op(f, fmt_code_of(ty), block, off + k, names);
 	}
 	FMT_LIT(f, " }");
 	f->depth--;
@@ -474,10 +478,12 @@ static void fmt_free(struct rd_fmt *f)
 }
 
 /*
- * The print program of an event's scopes roots[] (NULL: absent or hidden)
- * with flags, or NULL (out of memory or nested too deeply).
+ * The print program of an event's scopes roots[] (NULL: absent or hidden),
+ * in blocks[] (enum fmt_block), with flags, or NULL (out of memory or
+ * nested too deeply).
  */
-static struct rd_fmt *fmt_compile(const struct rd_val *const roots[4], unsigned flags)
+static struct rd_fmt *fmt_compile(const struct rd_val *const roots[4],
+				  const struct rd_val *const blocks[2], unsigned flags)
 {
 	struct rd_fmt *f = calloc(1, sizeof(*f));
 	bool first = true;
@@ -493,7 +499,12 @@ static struct rd_fmt *fmt_compile(const struct rd_val *const roots[4], unsigned 
 		first = false;
 		if (flags & LTT_FORMAT_SCOPE_NAMES)
 			fmt_lit(f, scope_names[s], strlen(scope_names[s]));
-		fmt_struct(f, s, roots[s], 0, scope_with_names(s, flags));
+		{
+			unsigned block = s == LTT_SCOPE_PACKET_CONTEXT ? FMT_PACKET : FMT_EVENT;
+
+			fmt_struct(f, block, roots[s], (size_t)(roots[s] - blocks[block]),
+				   scope_with_names(s, flags));
+		}
 	}
 	fmt_op(f, FMT_END, 0, 0, false);
 	if (f->err) {
@@ -504,11 +515,11 @@ static struct rd_fmt *fmt_compile(const struct rd_val *const roots[4], unsigned 
 }
 
 /*
- * Runs print program f over the scopes' roots. Writes through a local
+ * Runs print program f over an event's blocks. Writes through a local
  * cursor, with room checked once per op for its literal and any number;
  * strings, enums and other values go through t.
  */
-static void fmt_run(const struct rd_fmt *f, const struct rd_val *const roots[4], struct tbuf *t)
+static void fmt_run(const struct rd_fmt *f, const struct rd_val *const blocks[2], struct tbuf *t)
 {
 	char *d = *t->buf + *t->len, *lim = *t->buf + *t->cap;
 
@@ -518,7 +529,7 @@ static void fmt_run(const struct rd_fmt *f, const struct rd_val *const roots[4],
 
 	for (const struct fmt_op *op = f->ops;; op++) {
 		const char *lit = f->lits + op->lit;
-		const struct rd_val *v = roots[op->scope] + op->off;
+		const struct rd_val *v = blocks[op->block] + op->off;
 
 		if (unlikely((size_t)(lim - d) < op->lit_len + INT_MAX_TEXT)) {
 			SYNC();
@@ -595,21 +606,26 @@ int ltt_event_format_pretty(const struct ltt_event *ev, unsigned flags, char **b
 			    size_t *cap)
 {
 	struct tbuf t = { buf, len, cap, 0 };
-	const struct rd_val *roots[4];
+	const struct rd_val *roots[4], *blocks[2];
 	struct rd_event_class *ec = rd_event_class(ev);
-	unsigned present;
+	const struct rd_fmt *f;
 
 	if (!ec)
 		return -EINVAL;
 	flags &= LTT_FORMAT_PAYLOAD_NAMES | LTT_FORMAT_CONTEXT_NAMES | LTT_FORMAT_SCOPE_NAMES;
-	present = rd_event_roots(ev, roots);
-	if (unlikely(!ec->fmt[flags]))
-		ec->fmt[flags] = fmt_compile(roots, flags);
-	/* every event of a class has the same scopes; else (or without a
-	 * program: out of memory) the slow way */
-	if (likely(ec->fmt[flags] && ec->fmt[flags]->scopes == present))
-		fmt_run(ec->fmt[flags], roots, &t);
-	else
+	rd_event_blocks(ev, &blocks[FMT_PACKET], &blocks[FMT_EVENT]);
+	f = ec->fmt[flags];
+	if (unlikely(!f)) {
+		rd_event_roots(ev, roots);
+		f = ec->fmt[flags] = fmt_compile(roots, blocks, flags);
+	}
+	/* every event of a class has the same scopes, in the same places; else
+	 * (or without a program: out of memory) the slow way */
+	if (likely(f && (blocks[FMT_PACKET] || !(f->scopes & 1u << LTT_SCOPE_PACKET_CONTEXT)))) {
+		fmt_run(f, blocks, &t);
+	} else {
+		rd_event_roots(ev, roots);
 		put_scopes(&t, roots, flags);
+	}
 	return t.err;
 }

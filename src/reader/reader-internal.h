@@ -376,6 +376,13 @@ struct rd_event_class *rd_event_class(const struct ltt_event *ev);
  * if none); returns a mask of those there (1 << scope).
  */
 unsigned rd_event_roots(const struct ltt_event *ev, const struct rd_val *roots[4]);
+/*
+ * The values of an event record: its packet context's root (NULL if none)
+ * and the start of the values its class's program decoded (its contexts
+ * and payload, block 0 of that program).
+ */
+void rd_event_blocks(const struct ltt_event *ev, const struct rd_val **packet,
+		     const struct rd_val **body);
 
 struct rd_fmt;
 void rd_fmt_free(struct rd_fmt *f);

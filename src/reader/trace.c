@@ -1301,6 +1301,13 @@ const struct ltt_value *ltt_event_scope(const struct ltt_event *ev, enum ltt_sco
 	return (const struct ltt_value *)scope_root(ev, scope);
 }
 
+void rd_event_blocks(const struct ltt_event *ev, const struct rd_val **packet,
+		     const struct rd_val **body)
+{
+	*packet = ev->packet_context;
+	*body = ev->body ? ev->body->v : NULL;
+}
+
 unsigned rd_event_roots(const struct ltt_event *ev, const struct rd_val *roots[4])
 {
 	unsigned present = 0;
