@@ -415,6 +415,18 @@ int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned sco
 	return 0;
 }
 
+bool rd_prog_refers_to(const struct rd_prog *p, int sc)
+{
+	for (size_t i = 0; i < p->nops; i++) {
+		const struct rd_op *op = &p->ops[i];
+
+		if (op->ref_kind == RD_REF_PATH &&
+		    (op->type->kind == RD_VARIANT ? op->type->tag.scope : op->type->len.scope) == sc)
+			return true;
+	}
+	return false;
+}
+
 void rd_prog_free(struct rd_prog *p)
 {
 	if (!p)

@@ -301,6 +301,8 @@ struct rd_prog {
 int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned scopes,
 		    struct rd_prog **ret_prog);
 void rd_prog_free(struct rd_prog *prog);
+/* Whether a length or tag of p is in scope sc (of an earlier program). */
+bool rd_prog_refers_to(const struct rd_prog *prog, int sc);
 
 /* --- decoding ------------------------------------------------------------ */
 

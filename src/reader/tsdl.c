@@ -2195,13 +2195,21 @@ static void compile_programs(struct parser *ps)
 			sc->packet_context_prog = compile_scopes(ps, roots, 1u << RD_SC_PACKET_CONTEXT);
 		if (sc->event_header)
 			sc->event_header_prog = compile_scopes(ps, roots, 1u << RD_SC_EVENT_HEADER);
+		bool header_named = false;
+
 		for (size_t e = 0; e < sc->nevents; e++) {
 			roots[RD_SC_SPECIFIC_CONTEXT] = sc->events[e]->context;
 			roots[RD_SC_PAYLOAD] = sc->events[e]->fields;
 			sc->events[e]->prog = compile_scopes(ps, roots, 1u << RD_SC_COMMON_CONTEXT |
 							     1u << RD_SC_SPECIFIC_CONTEXT |
 							     1u << RD_SC_PAYLOAD);
+			if (sc->events[e]->prog &&
+			    rd_prog_refers_to(sc->events[e]->prog, RD_SC_EVENT_HEADER))
+				header_named = true;
 		}
+		/* a header no path names need not say where it is, event by event */
+		if (sc->event_header_prog && !header_named)
+			sc->event_header_prog->nscopes = 0;
 	}
 }
 

@@ -549,3 +549,31 @@ TEST(event_printer_matches_value_printer)
 	ltt_reader_free(r);
 	free(err);
 }
+
+/* A sequence whose length is in the event header: the header's program says where it is. */
+TEST(length_in_the_event_header)
+{
+	const char meta[] =
+		"typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+		"stream { event.header := struct { u8 id; u8 n; }; };\n"
+		"event { name = a; id = 0; fields := struct { u8 x[stream.event.header.n]; }; };\n"
+		"event { name = b; id = 1; fields := struct { u8 y; }; };\n";
+	const uint8_t data[] = { 0, 2, 7, 8, 1, 0, 9, 0, 1, 5 };
+	char *err = NULL;
+	struct ltt_reader *r = open_mem(meta, data, sizeof(data), &err);
+	const struct ltt_event *ev;
+	const struct ltt_value *x;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ_INT(ltt_reader_next(r, &ev), LTT_RECORD_EVENT);
+	x = ltt_event_field(ev, "x");
+	ASSERT_EQ_INT(ltt_value_count(x), 2);
+	ASSERT_EQ_U64(ltt_value_u64(ltt_value_child(x, 1)), 8);
+	ASSERT_EQ_INT(ltt_reader_next(r, &ev), LTT_RECORD_EVENT);
+	ASSERT_EQ_U64(ltt_value_u64(ltt_event_field(ev, "y")), 9);
+	ASSERT_EQ_INT(ltt_reader_next(r, &ev), LTT_RECORD_EVENT);
+	ASSERT_EQ_INT(ltt_value_count(ltt_event_field(ev, "x")), 1);
+	ASSERT_EQ_INT(ltt_reader_next(r, &ev), LTT_RECORD_END);
+	ltt_reader_free(r);
+	free(err);
+}
