@@ -521,7 +521,13 @@ static struct rd_fmt *fmt_compile(const struct rd_val *const roots[4],
  */
 static void fmt_run(const struct rd_fmt *f, const struct rd_val *const blocks[2], struct tbuf *t)
 {
-	char *d = *t->buf + *t->len, *lim = *t->buf + *t->cap;
+	char *d, *lim;
+
+	/* the buffer may not exist yet (NULL/0/0) */
+	if (!reserve(t, f->ops[0].lit_len + INT_MAX_TEXT))
+		return;
+	d = *t->buf + *t->len;
+	lim = *t->buf + *t->cap;
 
 /* hands the cursor over to t's functions, and takes it back */
 #define SYNC() (*t->len = (size_t)(d - *t->buf))
@@ -529,7 +535,8 @@ static void fmt_run(const struct rd_fmt *f, const struct rd_val *const blocks[2]
 
 	for (const struct fmt_op *op = f->ops;; op++) {
 		const char *lit = f->lits + op->lit;
-		const struct rd_val *v = blocks[op->block] + op->off;
+		/* (not for FMT_END, whose block may be absent) */
+		const struct rd_val *v = op->code == FMT_END ? NULL : blocks[op->block] + op->off;
 
 		if (unlikely((size_t)(lim - d) < op->lit_len + INT_MAX_TEXT)) {
 			SYNC();
