@@ -484,14 +484,14 @@ static inline int prepare(struct rd_decoder *d, const struct rd_prog *p, struct 
 }
 
 /*
- * Runs program p into vb (prepared). Returns 0, RD_UNKNOWN_EVENT, or -1
- * with d->errmsg set. Each run is checked against the content end before
- * its ops read; every other op checks what it reads; ops that reserve
- * values count them against RD_MAX_VALUES. Dispatch is threaded: each op
- * jumps to the next one's code. An event header's program goes on with the
- * program of the event's class (RD_OP_EVENT), in the same loop.
+ * rd_decode - see reader-internal.h. Each run is checked against the
+ * content end before its ops read; every other op checks what it reads; ops
+ * that reserve values count them against RD_MAX_VALUES. Dispatch is
+ * threaded: each op jumps to the next one's code. An event header's program
+ * goes on with the program of the event's class (RD_OP_EVENT), in the same
+ * loop.
  */
-static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
+int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 {
 	static const void *const code[] = {
 		[RD_OP_RUN] = &&op_run,
@@ -513,8 +513,8 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 	uint64_t pos = d->pos;
 	uint64_t start = 0;		/* bit where the current run starts */
 	const uint8_t *at = buf;	/* its byte */
-	struct rd_val *v = vb->v;
-	char *frame = (char *)v;	/* &v[base]: ops' voff count from it */
+	struct rd_val *v;
+	char *frame;			/* &v[base]: ops' voff count from it */
 	struct rd_val *out;
 	size_t bases[RD_MAX_FRAMES + 1];	/* bases[k]: slot 0 of block level k */
 	uint64_t left[RD_MAX_FRAMES + 1];	/* elements still to decode at level k */
@@ -542,6 +542,10 @@ static int run(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb
 		NEXT();							\
 	} while (0)
 
+	if (prepare(d, p, vb) < 0)
+		return -1;
+	v = vb->v;
+	frame = (char *)v;
 	if (unlikely(!p->threaded))
 		thread_ops((struct rd_prog *)p, code);
 	DISPATCH();
@@ -746,15 +750,3 @@ op_return:
 #undef OUT
 }
 
-int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
-{
-	int r = prepare(d, p, vb);
-
-	if (r == 0)
-		r = run(d, p, vb);
-	if (r < 0) {
-		for (unsigned i = 0; i < p->nscopes; i++)
-			d->scope_root[p->scope[i].sc] = -1;
-	}
-	return r;
-}

@@ -353,7 +353,8 @@ struct rd_decoder {
  * held another program's) and sets d->scope_buf and d->scope_root of each
  * scope p lists (root -1 if absent); an event header's program decodes the
  * event's contexts and payload too, and sets d->ec. Returns 0,
- * RD_UNKNOWN_EVENT, or -1 with d->errmsg set (never reads past d->end).
+ * RD_UNKNOWN_EVENT, or -1 with d->errmsg set (never reads past d->end; the
+ * scopes' values are then partial: a reader fails for good).
  */
 int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb);
 void rd_vbuf_free(struct rd_vbuf *vb);

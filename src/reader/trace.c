@@ -9,9 +9,10 @@
  * record decoded (event, or a discarded-events/packets notice); a binary heap
  * over streams gives the oldest, ties broken in babeltrace2's muxer order.
  *
- * Memory: per stream, the value buffers of one event and one packet. Pages
- * of packets already read are dropped (MADV_DONTNEED) so that the resident
- * size does not grow with the trace.
+ * Memory: per stream, the value buffers of one packet and of each event
+ * class. The pages of a packet are mapped a window at a time ahead of the
+ * decoder and dropped behind it (MADV_DONTNEED), so that the resident size
+ * does not grow with the trace, nor with the packets' size.
  */
 #include "reader-internal.h"
 
@@ -30,6 +31,7 @@
 #include "util/macros.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
+#define RD_READ_WINDOW (256u << 10)	/* bytes of a packet mapped ahead of the decoder */
 
 struct rd_trace {
 	char *path;		/* absolute */
@@ -88,6 +90,9 @@ struct rd_stream {
 	size_t nfiles, cur_file;
 	uint64_t off;		/* byte offset of the current packet in the file */
 	bool in_packet;
+	/* the pages of the current packet mapped at once, [win_start, win_end)
+	 * in the file; those behind are dropped as the decoder moves on */
+	uint64_t win_start, win_end;
 	bool done;
 	struct pkt_props pp;
 	const struct rd_val *packet_context;	/* its root in vb, or NULL */
@@ -124,6 +129,7 @@ struct ltt_reader {
 	const uint8_t *const *mem_data;
 	const size_t *mem_size;
 	size_t nmem;
+	bool no_populate;	/* the kernel has no MADV_POPULATE_READ */
 };
 
 static void seterr(struct ltt_reader *r, const char *fmt, ...)
@@ -384,6 +390,8 @@ static int open_packet(struct rd_stream *st)
 	if (ret < 0)
 		return ret;
 	st->in_packet = true;
+	st->win_start = st->off & ~(uint64_t)(page_size() - 1);
+	st->win_end = st->off;	/* the first event maps the first window */
 	st->cpu = st->pp.cpu;
 	st->packet_context = st->sc->packet_context ?
 		scope_value(&st->vb[RD_SC_PACKET_CONTEXT], st->sc->packet_context_prog,
@@ -408,17 +416,48 @@ static int open_packet(struct rd_stream *st)
 	return 0;
 }
 
+/*
+ * The decoder reached byte `at` of the file, past the window: the pages
+ * before it are dropped (nothing decoded from them is used any more: the
+ * caller's previous record of this stream is stale now) and the next
+ * RD_READ_WINDOW bytes of the packet are mapped with one call, not a page
+ * fault every few pages (MADV_POPULATE_READ, Linux 5.14+; without it they
+ * fault in as they are read).
+ */
+static void slide_window(struct rd_stream *st, uint64_t at)
+{
+	struct rd_file *f = &st->files[st->cur_file];
+	uint64_t page = (uint64_t)page_size();
+	uint64_t first = at & ~(page - 1);
+	uint64_t end = st->off + st->pp.packet_bits / 8;
+
+	if (!f->mapped) {
+		st->win_end = UINT64_MAX;
+		return;
+	}
+	if (first > st->win_start) {
+		madvise((void *)(f->map + st->win_start), first - st->win_start, MADV_DONTNEED);
+		st->win_start = first;
+	}
+	if (end > first + RD_READ_WINDOW)
+		end = first + RD_READ_WINDOW;
+	if (end <= at)
+		end = at + 1;
+	if (!st->r->no_populate &&
+	    madvise((void *)(f->map + first), end - first, MADV_POPULATE_READ) < 0 && errno == EINVAL)
+		st->r->no_populate = true;	/* an older kernel */
+	st->win_end = end;
+}
+
 static void close_packet(struct rd_stream *st)
 {
 	struct rd_file *f = &st->files[st->cur_file];
 	uint64_t next = st->off + st->pp.packet_bits / 8;
-	long page = page_size();
-	uint64_t drop_end = next & ~(uint64_t)(page - 1);
-	uint64_t drop_start = st->off & ~(uint64_t)(page - 1);
+	uint64_t drop_end = next & ~(uint64_t)(page_size() - 1);
 
 	/* the pages of this packet are not needed any more: keep RSS bounded */
-	if (f->mapped && drop_end > drop_start)
-		madvise((void *)(f->map + drop_start), drop_end - drop_start, MADV_DONTNEED);
+	if (f->mapped && drop_end > st->win_start)
+		madvise((void *)(f->map + st->win_start), drop_end - st->win_start, MADV_DONTNEED);
 	st->prev_discarded = st->pp.discarded;
 	st->prev_seq = st->pp.seq;
 	st->prev_end_raw = st->pp.end_raw;
@@ -458,6 +497,8 @@ static int stream_advance(struct rd_stream *st)
 		}
 		start = d->pos;
 		d->has_event_id = false;
+		if (unlikely(st->off + start / 8 >= st->win_end))
+			slide_window(st, st->off + start / 8);
 		/* the cache lines a few events ahead (within a page, the hardware
 		 * prefetcher would; across pages it does not) */
 		__builtin_prefetch(d->buf + start / 8 + 1024);
