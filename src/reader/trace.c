@@ -696,6 +696,8 @@ static int map_file(const char *path, const uint8_t **ret_map, size_t *ret_size)
 	}
 	close(fd);
 	madvise(map, (size_t)stt.st_size, MADV_SEQUENTIAL);
+	/* mapped a window at a time (slide_window()): not by 2 MiB pages */
+	madvise(map, (size_t)stt.st_size, MADV_NOHUGEPAGE);
 	*ret_map = map;
 	*ret_size = (size_t)stt.st_size;
 	return 0;
