@@ -177,6 +177,26 @@ const struct ltt_value *ltt_value_member(const struct ltt_value *v, const char *
 int ltt_value_format_pretty(const struct ltt_value *v, int field_names, char **buf,
 			    size_t *len, size_t *cap);
 
+/* What ltt_event_format_pretty() prints besides the values. */
+enum ltt_format_flag {
+	LTT_FORMAT_PAYLOAD_NAMES = 1,	/* member names and indices in the payload */
+	LTT_FORMAT_CONTEXT_NAMES = 2,	/* the same in the packet and event contexts */
+	LTT_FORMAT_SCOPE_NAMES = 4,	/* "event.fields = " etc. before each scope */
+};
+
+/*
+ * ltt_event_format_pretty - appends the scopes of an event shown by
+ * ltt_event_scope() (packet context, stream event context, event context,
+ * payload), as babeltrace2's text layout prints them after the event name:
+ * `{ cpu_id = 0 }, { vpid = 1 }, { a = 1, s = "x" }` (the same bytes as
+ * ltt_value_format_pretty() on each, joined with ", "), to the buffer as
+ * ltt_value_format_pretty() does. Each event class is compiled, the first
+ * time, into a program that prints its events faster. Returns 0, -ENOMEM
+ * (then the text is cut short), or -EINVAL for a discarded-events record.
+ */
+int ltt_event_format_pretty(const struct ltt_event *ev, unsigned flags, char **buf,
+			    size_t *len, size_t *cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* events.c - `ltt analyze events`: counts per name, per CPU, per second, losses. */
 #include "analysis.h"
+#include "analysis-internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,15 +16,6 @@ struct index {
 	size_t cap;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int counts_add(struct an_count **arr, size_t *n, struct index *ix, const char *key,
 		      int64_t num, uint64_t add)
 {
@@ -36,7 +28,7 @@ static int counts_add(struct an_count **arr, size_t *n, struct index *ix, const 
 		if (!slots)
 			return -ENOMEM;
 		for (size_t k = 0; k < *n; k++) {
-			i = hash_str((*arr)[k].key) ^ (uint64_t)(*arr)[k].num;
+			i = an_hash((*arr)[k].key) ^ (uint64_t)(*arr)[k].num;
 			while (slots[i & (cap - 1)])
 				i++;
 			slots[i & (cap - 1)] = k + 1;
@@ -46,7 +38,7 @@ static int counts_add(struct an_count **arr, size_t *n, struct index *ix, const 
 		ix->cap = cap;
 	}
 	mask = ix->cap - 1;
-	for (i = hash_str(key) ^ (uint64_t)num; ix->slots[i & mask]; i++) {
+	for (i = an_hash(key) ^ (uint64_t)num; ix->slots[i & mask]; i++) {
 		struct an_count *c = &(*arr)[ix->slots[i & mask] - 1];
 
 		if (c->num == num && !strcmp(c->key, key)) {

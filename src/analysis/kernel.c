@@ -3,6 +3,7 @@
  * system calls and interrupt handlers, from LTTng's kernel event names.
  */
 #include "analysis.h"
+#include "analysis-internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -105,20 +106,33 @@ static void finish(struct an_kernel *res)
 	qsort(res->rows, res->nrows, sizeof(*res->rows), by_total);
 }
 
-/* After an analysis' reading loop: the reader's last status (0 at the
- * trace's end) becomes the result, and a complete result is finished. */
-static int end_of_trace(int ret, struct an_kernel *res)
-{
-	if (ret < 0)
-		return -EBADMSG;	/* the reader failed */
-	finish(res);
-	return 0;
-}
+/* What an analysis does with a timed event: 0, or -ENOMEM. */
+typedef int (*on_event_fn)(const struct ltt_event *ev, struct open_set *open,
+			   struct an_kernel *res, void *ctx);
 
-/* Frees what an analysis used, and its result when it failed; returns ret. */
-static int release(int ret, struct open_set *open, struct an_kernel *res)
+/*
+ * Reads r to its end, each timed event to fn, then finishes res: 0,
+ * -ENOMEM (fn's), or -EBADMSG (the reader's). res is freed on failure.
+ */
+static int run_events(struct ltt_reader *r, struct an_kernel *res, on_event_fn fn, void *ctx)
 {
-	free(open->e);
+	struct open_set open = { 0 };
+	const struct ltt_event *ev;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	while ((ret = ltt_reader_next(r, &ev)) > 0) {
+		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev))
+			continue;
+		ret = fn(ev, &open, res, ctx);
+		if (ret < 0)
+			break;
+	}
+	if (ret == 0)
+		finish(res);
+	else if (ret != -ENOMEM)
+		ret = -EBADMSG;		/* the reader failed */
+	free(open.e);
 	if (ret < 0)
 		an_kernel_free(res);
 	return ret;
@@ -144,145 +158,123 @@ static bool field_int(const struct ltt_event *ev, const char *name, int64_t *out
 	}
 }
 
-static uint64_t hash_name(const char *s)
+/* syscalls: ctx is the thread on each CPU (from sched_switch), -1 if unknown */
+static int syscall_event(const struct ltt_event *ev, struct open_set *open, struct an_kernel *res,
+			 void *ctx)
 {
-	uint64_t h = 1469598103934665603ull;
+	int64_t *cur_tid = ctx;
+	const char *name = ltt_event_name(ev), *sys;
+	int64_t cpu = ltt_event_cpu(ev), tid, v, rv = 0;
+	bool entry;
+	uint64_t who;
+	struct open_entry *e;
+	int ret;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	if (!strcmp(name, "sched_switch")) {
+		if (cpu >= 0 && cpu < MAX_CPUS && field_int(ev, "next_tid", &v))
+			cur_tid[cpu] = v;
+		return 0;
+	}
+	if (!strncmp(name, "compat_", 7))
+		name += 7;
+	if (!strncmp(name, "syscall_entry_", 14)) {
+		entry = true;
+		sys = name + 14;
+	} else if (!strncmp(name, "syscall_exit_", 13)) {
+		entry = false;
+		sys = name + 13;
+	} else {
+		return 0;
+	}
+	if (field_int(ev, "tid", &tid))
+		who = (uint64_t)tid;
+	else if (cpu >= 0 && cpu < MAX_CPUS && cur_tid[cpu] >= 0)
+		who = (uint64_t)cur_tid[cpu];
+	else
+		who = (UINT64_C(1) << 63) | (uint64_t)cpu;
+	if (entry) {
+		e = open_add(open, who, an_hash(sys));
+		if (!e)
+			return -ENOMEM;
+		e->ns = ltt_event_ns(ev);
+		snprintf(e->name, sizeof(e->name), "%s", sys);
+		return 0;
+	}
+	e = open_find(open, who, an_hash(sys));
+	if (!e) {
+		res->unmatched++;
+		return 0;
+	}
+	field_int(ev, "ret", &rv);
+	ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), rv < 0);
+	open_del(open, e);
+	return ret;
 }
 
 int an_syscalls_run(struct ltt_reader *r, struct an_kernel *res)
 {
-	struct open_set open = { 0 };
-	int64_t *cur_tid = calloc(MAX_CPUS, sizeof(*cur_tid));
-	const struct ltt_event *ev;
+	int64_t *cur_tid = malloc(MAX_CPUS * sizeof(*cur_tid));
 	int ret;
 
-	memset(res, 0, sizeof(*res));
 	if (!cur_tid)
 		return -ENOMEM;
 	for (int i = 0; i < MAX_CPUS; i++)
 		cur_tid[i] = -1;
-	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		const char *name = ltt_event_name(ev), *sys;
-		int64_t cpu = ltt_event_cpu(ev), tid, v;
-		bool entry;
-		uint64_t who;
-
-		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev))
-			continue;
-		if (!strcmp(name, "sched_switch")) {
-			if (cpu >= 0 && cpu < MAX_CPUS && field_int(ev, "next_tid", &v))
-				cur_tid[cpu] = v;
-			continue;
-		}
-		if (!strncmp(name, "compat_", 7))
-			name += 7;
-		if (!strncmp(name, "syscall_entry_", 14)) {
-			entry = true;
-			sys = name + 14;
-		} else if (!strncmp(name, "syscall_exit_", 13)) {
-			entry = false;
-			sys = name + 13;
-		} else {
-			continue;
-		}
-		if (field_int(ev, "tid", &tid))
-			who = (uint64_t)tid;
-		else if (cpu >= 0 && cpu < MAX_CPUS && cur_tid[cpu] >= 0)
-			who = (uint64_t)cur_tid[cpu];
-		else
-			who = (UINT64_C(1) << 63) | (uint64_t)cpu;
-		if (entry) {
-			struct open_entry *e = open_add(&open, who, hash_name(sys));
-
-			if (!e) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			e->ns = ltt_event_ns(ev);
-			snprintf(e->name, sizeof(e->name), "%s", sys);
-		} else {
-			struct open_entry *e = open_find(&open, who, hash_name(sys));
-			int64_t rv = 0;
-
-			if (!e) {
-				res->unmatched++;
-				continue;
-			}
-			field_int(ev, "ret", &rv);
-			ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), rv < 0);
-			open_del(&open, e);
-			if (ret < 0)
-				goto out;
-		}
-	}
-	ret = end_of_trace(ret, res);
-out:
+	ret = run_events(r, res, syscall_event, cur_tid);
 	free(cur_tid);
-	return release(ret, &open, res);
+	return ret;
+}
+
+static int irq_event(const struct ltt_event *ev, struct open_set *open, struct an_kernel *res,
+		     void *ctx)
+{
+	const char *name = ltt_event_name(ev);
+	int64_t cpu = ltt_event_cpu(ev), n;
+	bool hard, entry;
+	struct open_entry *e;
+	int ret;
+
+	(void)ctx;
+	if (!strcmp(name, "irq_handler_entry") || !strcmp(name, "irq_handler_exit")) {
+		hard = true;
+		if (!field_int(ev, "irq", &n))
+			return 0;
+	} else if (!strcmp(name, "irq_softirq_entry") || !strcmp(name, "irq_softirq_exit")) {
+		hard = false;
+		if (!field_int(ev, "vec", &n))
+			return 0;
+	} else {
+		return 0;
+	}
+	entry = name[12] == 'e' && name[13] == 'n';
+	if (entry) {
+		const struct ltt_value *nm = ltt_event_field(ev, "name");
+		size_t len = 0;
+		const char *s = nm ? ltt_value_string(nm, &len) : NULL;
+
+		e = open_add(open, (uint64_t)cpu, (uint64_t)n << 1 | hard);
+		if (!e)
+			return -ENOMEM;
+		e->ns = ltt_event_ns(ev);
+		if (hard && s)
+			snprintf(e->name, sizeof(e->name), "irq %" PRId64 " (%.*s)", n, (int)len, s);
+		else
+			snprintf(e->name, sizeof(e->name), "%s %" PRId64, hard ? "irq" : "softirq", n);
+		return 0;
+	}
+	e = open_find(open, (uint64_t)cpu, (uint64_t)n << 1 | hard);
+	if (!e) {
+		res->unmatched++;
+		return 0;
+	}
+	ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), false);
+	open_del(open, e);
+	return ret;
 }
 
 int an_irq_run(struct ltt_reader *r, struct an_kernel *res)
 {
-	struct open_set open = { 0 };
-	const struct ltt_event *ev;
-	int ret;
-
-	memset(res, 0, sizeof(*res));
-	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		const char *name = ltt_event_name(ev);
-		int64_t cpu = ltt_event_cpu(ev), n;
-		bool hard, entry;
-		struct open_entry *e;
-
-		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev))
-			continue;
-		if (!strcmp(name, "irq_handler_entry") || !strcmp(name, "irq_handler_exit")) {
-			hard = true;
-			entry = name[12] == 'e' && name[13] == 'n';
-			if (!field_int(ev, "irq", &n))
-				continue;
-		} else if (!strcmp(name, "irq_softirq_entry") || !strcmp(name, "irq_softirq_exit")) {
-			hard = false;
-			entry = name[12] == 'e' && name[13] == 'n';
-			if (!field_int(ev, "vec", &n))
-				continue;
-		} else {
-			continue;
-		}
-		if (entry) {
-			const struct ltt_value *nm = ltt_event_field(ev, "name");
-			size_t len = 0;
-			const char *s = nm ? ltt_value_string(nm, &len) : NULL;
-
-			e = open_add(&open, (uint64_t)cpu, (uint64_t)n << 1 | hard);
-			if (!e) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			e->ns = ltt_event_ns(ev);
-			if (hard && s)
-				snprintf(e->name, sizeof(e->name), "irq %" PRId64 " (%.*s)", n, (int)len, s);
-			else
-				snprintf(e->name, sizeof(e->name), "%s %" PRId64, hard ? "irq" : "softirq", n);
-			continue;
-		}
-		e = open_find(&open, (uint64_t)cpu, (uint64_t)n << 1 | hard);
-		if (!e) {
-			res->unmatched++;
-			continue;
-		}
-		ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), false);
-		open_del(&open, e);
-		if (ret < 0)
-			goto out;
-	}
-	ret = end_of_trace(ret, res);
-out:
-	return release(ret, &open, res);
+	return run_events(r, res, irq_event, NULL);
 }
 
 static void field_str(const struct ltt_event *ev, const char *name, char *buf, size_t len)
@@ -294,91 +286,70 @@ static void field_str(const struct ltt_event *ev, const char *name, char *buf, s
 	snprintf(buf, len, "%.*s", str ? (int)sl : 1, str ? str : "?");
 }
 
-int an_sched_latency_run(struct ltt_reader *r, struct an_kernel *res)
+static int sched_latency_event(const struct ltt_event *ev, struct open_set *open,
+			       struct an_kernel *res, void *ctx)
 {
-	struct open_set open = { 0 };
-	const struct ltt_event *ev;
+	const char *name = ltt_event_name(ev);
+	struct open_entry *e;
+	int64_t tid;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		const char *name = ltt_event_name(ev);
-		struct open_entry *e;
-		int64_t tid;
-
-		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev))
-			continue;
-		if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_wakeup_new")) {
-			if (!field_int(ev, "tid", &tid))
-				continue;
-			e = open_find(&open, (uint64_t)tid, 0);
-			if (e)
-				continue;	/* already runnable: the first wakeup counts */
-			e = open_add(&open, (uint64_t)tid, 0);
-			if (!e) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			e->ns = ltt_event_ns(ev);
-			field_str(ev, "comm", e->name, sizeof(e->name));
-		} else if (!strcmp(name, "sched_switch")) {
-			if (!field_int(ev, "next_tid", &tid))
-				continue;
-			e = open_find(&open, (uint64_t)tid, 0);
-			if (!e)
-				continue;
-			ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), false);
-			open_del(&open, e);
-			if (ret < 0)
-				goto out;
-		}
+	(void)ctx;
+	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_wakeup_new")) {
+		if (!field_int(ev, "tid", &tid) || open_find(open, (uint64_t)tid, 0))
+			return 0;	/* already runnable: the first wakeup counts */
+		e = open_add(open, (uint64_t)tid, 0);
+		if (!e)
+			return -ENOMEM;
+		e->ns = ltt_event_ns(ev);
+		field_str(ev, "comm", e->name, sizeof(e->name));
+		return 0;
 	}
-	ret = end_of_trace(ret, res);
-out:
-	return release(ret, &open, res);
+	if (strcmp(name, "sched_switch") || !field_int(ev, "next_tid", &tid))
+		return 0;
+	e = open_find(open, (uint64_t)tid, 0);
+	if (!e)
+		return 0;
+	ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), false);
+	open_del(open, e);
+	return ret;
+}
+
+int an_sched_latency_run(struct ltt_reader *r, struct an_kernel *res)
+{
+	return run_events(r, res, sched_latency_event, NULL);
+}
+
+static int process_event(const struct ltt_event *ev, struct open_set *open, struct an_kernel *res,
+			 void *ctx)
+{
+	struct open_entry *e;
+	int64_t prev, next, cpu = ltt_event_cpu(ev);
+	char comm[40];
+
+	(void)ctx;
+	if (strcmp(ltt_event_name(ev), "sched_switch") || !field_int(ev, "prev_tid", &prev) ||
+	    !field_int(ev, "next_tid", &next))
+		return 0;
+	e = open_find(open, (uint64_t)cpu, 0);
+	if (e && e->val == prev &&
+	    row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), true) < 0)
+		return -ENOMEM;
+	if (e)
+		open_del(open, e);
+	e = open_add(open, (uint64_t)cpu, 0);
+	if (!e)
+		return -ENOMEM;
+	e->val = next;
+	e->ns = ltt_event_ns(ev);
+	field_str(ev, "next_comm", comm, sizeof(comm));
+	snprintf(e->name, sizeof(e->name), "%s (%" PRId64 ")", comm, next);
+	return 0;
 }
 
 int an_process_run(struct ltt_reader *r, struct an_kernel *res)
 {
-	struct open_set open = { 0 };
-	const struct ltt_event *ev;
-	int ret;
-
-	memset(res, 0, sizeof(*res));
-	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		struct open_entry *e;
-		int64_t prev, next, cpu = ltt_event_cpu(ev);
-
-		if (ret != LTT_RECORD_EVENT || !ltt_event_has_time(ev) ||
-		    strcmp(ltt_event_name(ev), "sched_switch"))
-			continue;
-		if (!field_int(ev, "prev_tid", &prev) || !field_int(ev, "next_tid", &next))
-			continue;
-		e = open_find(&open, (uint64_t)cpu, 0);
-		if (e && e->val == prev) {
-			ret = row_add(res, e->name, (uint64_t)(ltt_event_ns(ev) - e->ns), true);
-			if (ret < 0)
-				goto out;
-		}
-		if (e)
-			open_del(&open, e);
-		e = open_add(&open, (uint64_t)cpu, 0);
-		if (!e) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		e->val = next;
-		e->ns = ltt_event_ns(ev);
-		{
-			char comm[40];
-
-			field_str(ev, "next_comm", comm, sizeof(comm));
-			snprintf(e->name, sizeof(e->name), "%s (%" PRId64 ")", comm, next);
-		}
-	}
-	ret = end_of_trace(ret, res);
-out:
-	return release(ret, &open, res);
+	return run_events(r, res, process_event, NULL);
 }
 
 void an_kernel_print(const struct an_kernel *res, const char *what, bool json, FILE *out)

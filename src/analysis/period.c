@@ -1,5 +1,6 @@
 /* period.c - `ltt analyze period`: durations between begin and end events. */
 #include "analysis.h"
+#include "analysis-internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,21 +13,12 @@ struct open_tab {
 	size_t cap, n, dead;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static struct slot *tab_find(struct open_tab *t, const char *key, bool *found)
 {
 	struct slot *tomb = NULL;
 
 	*found = false;
-	for (uint64_t i = hash_str(key);; i++) {
+	for (uint64_t i = an_hash(key);; i++) {
 		struct slot *s = &t->s[i & (t->cap - 1)];
 
 		if (!s->used)
@@ -102,18 +94,20 @@ static bool key_text(const struct ltt_event *ev, const char *field, char *buf, s
 	}
 }
 
-static int push(uint64_t **arr, size_t *n, size_t *cap, uint64_t v)
+/* Adds a pair's duration d to res->durations (n of cap) and to *sum; 0 or -ENOMEM. */
+static int add_duration(struct an_period *res, size_t *n, size_t *cap, long double *sum, uint64_t d)
 {
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 256;
-		uint64_t *g = realloc(*arr, c * sizeof(*g));
+		uint64_t *g = realloc(res->durations, c * sizeof(*g));
 
 		if (!g)
 			return -ENOMEM;
-		*arr = g;
+		res->durations = g;
 		*cap = c;
 	}
-	(*arr)[(*n)++] = v;
+	res->durations[(*n)++] = d;
+	*sum += d;
 	return 0;
 }
 
@@ -156,9 +150,6 @@ int an_period_run(struct ltt_reader *r, const char *begin, const char *end,
 		if (!is_begin && !is_end)
 			continue;
 		if (key_field) {
-			struct slot *s;
-			bool found;
-
 			if (!key_text(ev, key_field, key, sizeof(key))) {
 				if (is_begin)
 					res->unmatched_begin++;
@@ -170,29 +161,43 @@ int an_period_run(struct ltt_reader *r, const char *begin, const char *end,
 				ret = -ENOMEM;
 				goto out;
 			}
-			if (is_end) {
-				s = tab_find(&tab, key, &found);
-				if (found) {
-					uint64_t d = (uint64_t)(ltt_event_ns(ev) - s->ns);
+		}
+		if (is_end) {
+			/* the begin it closes: the open one of its key, or the latest */
+			bool matched = false;
+			uint64_t d = 0;
 
+			if (key_field) {
+				bool found;
+				struct slot *s = tab_find(&tab, key, &found);
+
+				if (found) {
+					d = (uint64_t)(ltt_event_ns(ev) - s->ns);
 					free(s->key);
 					s->key = NULL;
 					s->dead = true;
 					tab.n--;
 					tab.dead++;
-					if (push(&res->durations, &n, &cap, d) < 0) {
-						ret = -ENOMEM;
-						goto out;
-					}
-					sum += d;
-				} else if (!is_begin) {
-					res->unmatched_end++;
+					matched = true;
 				}
-				if (!is_begin)
-					continue;
+			} else if (nstack) {
+				d = (uint64_t)(ltt_event_ns(ev) - stack[--nstack]);
+				matched = true;
 			}
-			/* a begin (an event both begin and end opens the next period) */
-			s = tab_find(&tab, key, &found);
+			if (matched && add_duration(res, &n, &cap, &sum, d) < 0) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			if (!matched && !is_begin)
+				res->unmatched_end++;
+			if (!is_begin)
+				continue;
+		}
+		/* a begin (an event both begin and end opens the next period) */
+		if (key_field) {
+			bool found;
+			struct slot *s = tab_find(&tab, key, &found);
+
 			if (found) {
 				/* a second begin for an open key: the first is lost */
 				res->unmatched_begin++;
@@ -212,21 +217,6 @@ int an_period_run(struct ltt_reader *r, const char *begin, const char *end,
 			s->ns = ltt_event_ns(ev);
 			tab.n++;
 			continue;
-		}
-		if (is_end) {
-			if (nstack) {
-				uint64_t d = (uint64_t)(ltt_event_ns(ev) - stack[--nstack]);
-
-				if (push(&res->durations, &n, &cap, d) < 0) {
-					ret = -ENOMEM;
-					goto out;
-				}
-				sum += d;
-			} else if (!is_begin) {
-				res->unmatched_end++;
-			}
-			if (!is_begin)
-				continue;
 		}
 		if (nstack == capstack) {
 			size_t c = capstack ? capstack * 2 : 64;

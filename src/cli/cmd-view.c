@@ -73,6 +73,7 @@ struct view {
 	bool f_trace, f_host, f_domain, f_procname, f_vpid, f_loglevel, f_emf;
 	bool clock_seconds, clock_date, clock_gmt, clock_cycles, delta;
 	bool json, count;
+	unsigned format_flags;	/* enum ltt_format_flag, from names_* */
 	struct time_bound begin, end;
 	/* state */
 	int64_t last_ns;
@@ -91,6 +92,73 @@ struct view {
 };
 
 /* --- timestamps ------------------------------------------------------------------ */
+
+/* "[YYYY-MM-DD ]HH:MM:SS." of second t in w->cached_tod (kept for the next
+ * events of the same second); false if the time cannot be broken down. */
+static bool time_of_day(struct view *w, time_t t)
+{
+	struct tm tm;
+	size_t n = 0;
+
+	if (w->cache_valid && w->cached_sec == t)
+		return true;
+	if (!(w->clock_gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
+		return false;
+	if (w->clock_date)
+		n = strftime(w->cached_tod, sizeof(w->cached_tod), "%Y-%m-%d ", &tm);
+	snprintf(w->cached_tod + n, sizeof(w->cached_tod) - n, "%02d:%02d:%02d.",
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	w->cached_len = strlen(w->cached_tod);
+	w->cached_sec = t;
+	w->cache_valid = true;
+	return true;
+}
+
+/*
+ * The commonest start of a line, "[HH:MM:SS.NNNNNNNNN] (+S.NNNNNNNNN) ", with
+ * one room check: false (nothing written) if the options or the time ask
+ * for the general way.
+ */
+static bool put_time_fast(struct view *w, struct out *o, const struct ltt_event *ev)
+{
+	int64_t ts = ltt_event_ns(ev);
+	char *d, *d0;
+
+	if (ts < 0 || w->clock_seconds || w->clock_cycles || w->names_header ||
+	    !time_of_day(w, (time_t)(ts / NSEC_PER_SEC)))
+		return false;
+	d = d0 = out_reserve(o, w->cached_len + 2 * NUMFMT_MAX + 32);
+	*d++ = '[';
+	memcpy(d, w->cached_tod, w->cached_len);
+	d += w->cached_len;
+	numfmt_u64_fixed(d, (uint64_t)(ts % NSEC_PER_SEC), 9);
+	d += 9;
+	memcpy(d, "] ", 2);
+	d += 2;
+	if (w->delta) {
+		if (w->have_last) {
+			uint64_t dt = (uint64_t)(ts - w->last_ns);
+
+			memcpy(d, "(+", 2);
+			d += 2;
+			d += numfmt_u64(d, dt / NSEC_PER_SEC);
+			*d++ = '.';
+			numfmt_u64_fixed(d, dt % NSEC_PER_SEC, 9);
+			d += 9;
+			memcpy(d, ") ", 2);
+			d += 2;
+		} else {
+			memcpy(d, "(+?.????????\?) ", 15);
+			d += 15;
+		}
+	}
+	o->n += (size_t)(d - d0);
+	w->last_ns = ts;
+	w->have_last = true;
+	w->last_cycles = ltt_event_cycles(ev);
+	w->have_last_cycles = true;
+	return true;
+}
 
 static void put_wall(struct view *w, struct out *o, int64_t ts)
 {
@@ -130,25 +198,12 @@ static void put_wall(struct view *w, struct out *o, int64_t ts)
 			w->neg_warned = true;
 			goto seconds;
 		}
-		if (!w->cache_valid || w->cached_sec != (time_t)sec_abs) {
-			struct tm tm;
-			time_t t = (time_t)sec_abs;
-			size_t n = 0;
-
-			if (!(w->clock_gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
-				fprintf(stderr, "[warning] Unable to get %s.\n", w->clock_gmt ? "gmtime" : "localtime");
-				goto seconds;
-			}
-			if (w->clock_date)
-				n = strftime(w->cached_tod, sizeof(w->cached_tod), "%Y-%m-%d ", &tm);
-			snprintf(w->cached_tod + n, sizeof(w->cached_tod) - n, "%02d:%02d:%02d.",
-				 tm.tm_hour, tm.tm_min, tm.tm_sec);
-			w->cached_len = strlen(w->cached_tod);
-			w->cached_sec = t;
-			w->cache_valid = true;
+		if (!time_of_day(w, (time_t)sec_abs)) {
+			fprintf(stderr, "[warning] Unable to get %s.\n", w->clock_gmt ? "gmtime" : "localtime");
+			goto seconds;
 		}
 		out_mem(o, w->cached_tod, w->cached_len);
-		out_u64_pad(o, nsec_abs, 9);
+		out_u64_fixed(o, nsec_abs, 9);
 		return;
 	}
 seconds:
@@ -156,7 +211,7 @@ seconds:
 		out_c(o, '-');
 	out_u64(o, sec_abs);
 	out_c(o, '.');
-	out_u64_pad(o, nsec_abs, 9);
+	out_u64_fixed(o, nsec_abs, 9);
 }
 
 /* --- values ------------------------------------------------------------------------- */
@@ -241,12 +296,10 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 	bool start_line = true, dom;
 	const char *s;
 	int64_t iv;
-	static const enum ltt_scope scopes[] = { LTT_SCOPE_PACKET_CONTEXT,
-		LTT_SCOPE_COMMON_CONTEXT, LTT_SCOPE_SPECIFIC_CONTEXT, LTT_SCOPE_PAYLOAD };
-	static const char *const scope_names[] = { "stream.packet.context",
-		"stream.event.context", "event.context", "event.fields" };
 
-	if (ltt_event_has_time(ev)) {
+	if (ltt_event_has_time(ev) && put_time_fast(w, o, ev)) {
+		start_line = true;
+	} else if (ltt_event_has_time(ev)) {
 		if (pn)
 			out_str(o, "timestamp = ");
 		else
@@ -280,7 +333,7 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 				out_c(o, '+');
 				out_u64(o, d / NSEC_PER_SEC);
 				out_c(o, '.');
-				out_u64_pad(o, d % NSEC_PER_SEC, 9);
+				out_u64_fixed(o, d % NSEC_PER_SEC, 9);
 			} else {
 				out_str(o, "+?.?????????");
 			}
@@ -327,7 +380,6 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 		out_c(o, ' ');
 	if (!start_line)
 		out_mem(o, ", ", 2);
-	start_line = true;
 	if (pn)
 		out_str(o, "name = ");
 	out_str(o, ltt_event_name(ev));
@@ -335,23 +387,9 @@ static void put_event(struct view *w, const struct ltt_event *ev)
 		out_mem(o, ": ", 2);
 	else
 		out_mem(o, ", ", 2);
-	for (size_t i = 0; i < 4; i++) {
-		const struct ltt_value *v = ltt_event_scope(ev, scopes[i]);
-
-		if (!v)
-			continue;
-		if (!start_line)
-			out_mem(o, ", ", 2);
-		start_line = false;
-		if (w->names_scope) {
-			out_str(o, scope_names[i]);
-			out_mem(o, " = ", 3);
-		}
-		if (ltt_value_format_pretty(v, i == 3 ? w->names_payload : w->names_context,
-					    &o->buf, &o->n, &o->cap) < 0) {
-			fprintf(stderr, "Error: view: out of memory\n");
-			exit(1);
-		}
+	if (ltt_event_format_pretty(ev, w->format_flags, &o->buf, &o->n, &o->cap) < 0) {
+		fprintf(stderr, "Error: view: out of memory\n");
+		exit(1);
 	}
 	out_c(o, '\n');
 	if (o->n > o->cap / 2)
@@ -929,6 +967,9 @@ int cmd_view(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
+	w.format_flags = (w.names_payload ? LTT_FORMAT_PAYLOAD_NAMES : 0) |
+		(w.names_context ? LTT_FORMAT_CONTEXT_NAMES : 0) |
+		(w.names_scope ? LTT_FORMAT_SCOPE_NAMES : 0);
 	path = resolve_trace_path(optind < argc ? argv[optind] : NULL);
 	if (!path)
 		goto out;
@@ -940,12 +981,12 @@ int cmd_view(int argc, char **argv)
 	if (out_init(&w.o, STDOUT_FILENO, 1 << 20) < 0 || out_init(&w.hdr, -1, 4096) < 0)
 		goto nomem;
 	while ((ret = ltt_reader_next(r, &ev)) > 0) {
-		if (first && ltt_event_has_time(ev)) {
-			resolve_bound(&w, &w.begin, ltt_event_ns(ev));
-			resolve_bound(&w, &w.end, ltt_event_ns(ev));
-			first = false;
-		}
-		if (ltt_event_has_time(ev)) {
+		if ((w.begin.set || w.end.set) && ltt_event_has_time(ev)) {
+			if (first) {
+				resolve_bound(&w, &w.begin, ltt_event_ns(ev));
+				resolve_bound(&w, &w.end, ltt_event_ns(ev));
+				first = false;
+			}
 			if (w.begin.set && ltt_event_ns(ev) < w.begin.ns)
 				continue;
 			if (w.end.set && ltt_event_ns(ev) > w.end.ns)

@@ -63,95 +63,9 @@ void out_free(struct out *o)
 	o->buf = NULL;
 }
 
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Writes v's decimal digits ending at end; returns the first. */
-static inline char *u64_digits(char *end, uint64_t v)
-{
-	char *p = end;
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		v /= 100;
-		*--p = digit_pairs[d + 1];
-		*--p = digit_pairs[d];
-	}
-	/* 32-bit divisions are cheaper */
-	for (w = (uint32_t)v; w >= 100; w /= 100) {
-		unsigned d = (w % 100) * 2;
-
-		*--p = digit_pairs[d + 1];
-		*--p = digit_pairs[d];
-	}
-	v = w;
-	if (v >= 10) {
-		unsigned d = (unsigned)v * 2;
-
-		*--p = digit_pairs[d + 1];
-		*--p = digit_pairs[d];
-	} else {
-		*--p = (char)('0' + v);
-	}
-	return p;
-}
-
-void out_u64(struct out *o, uint64_t v)
-{
-	char tmp[24];
-	char *p = u64_digits(tmp + sizeof(tmp), v);
-
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
-void out_i64(struct out *o, int64_t v)
-{
-	if (v < 0) {
-		out_c(o, '-');
-		out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		out_u64(o, (uint64_t)v);
-	}
-}
-
-void out_hex(struct out *o, uint64_t v)
-{
-	static const char digits[] = "0123456789ABCDEF";
-	char tmp[20];
-	char *p = tmp + sizeof(tmp);
-
-	do {
-		*--p = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
-void out_oct(struct out *o, uint64_t v)
-{
-	char tmp[24];
-	char *p = tmp + sizeof(tmp);
-
-	do {
-		*--p = (char)('0' + (v & 7));
-		v >>= 3;
-	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
 void out_u64_pad(struct out *o, uint64_t v, unsigned width)
 {
-	char tmp[24];
-	char *end = tmp + sizeof(tmp);
-	char *p = u64_digits(end, v);
-
-	while ((unsigned)(end - p) < width && p > tmp)
-		*--p = '0';
-	out_mem(o, p, (size_t)(end - p));
+	o->n += numfmt_u64_pad(out_reserve(o, NUMFMT_MAX), v, width > 20 ? 20 : width);
 }
 
 void out_printf(struct out *o, const char *fmt, ...)

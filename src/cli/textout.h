@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/numfmt.h"
+
 struct out {
 	int fd;		/* -1: a memory buffer that only grows */
 	char *buf;
@@ -68,12 +70,24 @@ static inline void out_c(struct out *o, char c)
 	o->n++;
 }
 
-void out_u64(struct out *o, uint64_t v);
-void out_i64(struct out *o, int64_t v);
-/* v in base 16 (upper case digits), 8 or 2, without prefix. */
-void out_hex(struct out *o, uint64_t v);
-void out_oct(struct out *o, uint64_t v);
-/* v zero-padded to width digits. */
+static inline void out_u64(struct out *o, uint64_t v)
+{
+	o->n += numfmt_u64(out_reserve(o, NUMFMT_MAX), v);
+}
+
+static inline void out_i64(struct out *o, int64_t v)
+{
+	o->n += numfmt_i64(out_reserve(o, NUMFMT_MAX), v);
+}
+
+/* v in exactly width digits (1..20), zeros first; v < 10^width. */
+static inline void out_u64_fixed(struct out *o, uint64_t v, unsigned width)
+{
+	numfmt_u64_fixed(out_reserve(o, NUMFMT_MAX), v, width);
+	o->n += width;
+}
+
+/* v zero-padded to width digits (at most 20). */
 void out_u64_pad(struct out *o, uint64_t v, unsigned width);
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

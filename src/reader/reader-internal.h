@@ -83,17 +83,14 @@ struct rd_type {
 	struct rd_member *members;
 	size_t nshown;
 	uint32_t *shown;	/* indices of shown members */
-	/* structs: the leading scalar members have offsets fixed relative to the
-	 * (aligned) struct start: decoded without per-member checks */
-	size_t nstatic;
-	uint32_t *static_off;	/* bits from the struct start */
-	uint64_t static_bits;	/* end of the last static member */
 	/* variant */
 	struct rd_path tag;
 	int32_t *opt_of_mapping;	/* tag mapping index -> option index (-1) */
-	/* the last tag value seen and its option: decoding state, not metadata
-	 * (a reader is used by one thread; LTTng's headers repeat one tag) */
-	uint64_t last_tag;
+	/* the tag values that selected the last option taken, [last_lo,
+	 * last_hi] (as the tag compares them), and that option: decoding state,
+	 * not metadata (a reader is used by one thread; LTTng's event headers
+	 * take one option for most ids) */
+	int64_t last_lo, last_hi;
 	int32_t last_opt;	/* -1: none yet */
 	/* array / sequence */
 	struct rd_type *elem;
@@ -114,12 +111,19 @@ struct rd_clock {
 struct rd_event_class {
 	char *name;
 	uint64_t id;
+	size_t index;			/* in its stream class's events */
 	uint64_t stream_id;
 	int64_t loglevel;
 	bool has_loglevel;
 	char *emf_uri;
 	struct rd_type *context;	/* or NULL */
 	struct rd_type *fields;		/* or NULL */
+	/* decodes the stream's event context, the event context and the fields */
+	struct rd_prog *prog;
+	/* print programs (pretty.c), by enum ltt_format_flag, compiled on first
+	 * use, and the scope types they were compiled for */
+	struct rd_fmt *fmt[8];
+	const struct rd_type *fmt_types[8][4];
 };
 
 struct rd_stream_class {
@@ -134,6 +138,8 @@ struct rd_stream_class {
 	size_t nby_id;
 	bool has_discarded;		/* packet context has events_discarded */
 	bool has_seq_num;		/* packet context has packet_seq_num */
+	struct rd_prog *packet_context_prog;	/* or NULL */
+	struct rd_prog *event_header_prog;	/* or NULL */
 };
 
 struct rd_env {
@@ -147,6 +153,7 @@ struct rd_meta {
 	uint8_t uuid[16];
 	bool has_uuid;
 	struct rd_type *packet_header;
+	struct rd_prog *packet_header_prog;	/* or NULL */
 	struct rd_env *env;
 	size_t nenv;
 	struct rd_clock *clocks;
@@ -180,6 +187,123 @@ const struct rd_env *rd_meta_env(const struct rd_meta *meta, const char *key);
 struct rd_stream_class *rd_meta_stream(const struct rd_meta *meta, uint64_t id);
 struct rd_event_class *rd_stream_event(const struct rd_stream_class *sc, uint64_t id);
 
+/* --- decode programs ------------------------------------------------------ */
+
+/*
+ * Scopes' type trees flattened into a list of ops, compiled once from the
+ * metadata (program.c) and run for every event (decode.c). Values have
+ * fixed slots: each op writes slot `slot` of its block. Block 0 holds the
+ * program's values (each option of a variant its own); each element of an
+ * array of compounds is a block of its own, of the array's `arg` slots;
+ * elements of scalar arrays are appended after all that. Values of block 0
+ * keep their type from event to event: their types and their structs come
+ * from the program's template, their ops write the value alone (the
+ * one-load ops below); in arrays' blocks ops write types too.
+ *
+ * Fields of fixed size whose offsets from the first one are fixed (no
+ * alignment larger than the first one's in between) form a run: a RUN op
+ * aligns the position, checks the whole run against the content end once
+ * and moves past it; the run's ops read at their offset without checks.
+ */
+enum rd_opcode {
+	RD_OP_RUN,		/* the next `arg` bits hold ops up to op `target` */
+	/* in a run, integers and enums of block 0 read with one load:
+	 * byte-aligned, 8/16/32/64 bits, no clock and not an event id;
+	 * S: sign-extended; BE: byte-swapped; the type is the template's */
+	RD_OP_U8, RD_OP_U16, RD_OP_U32, RD_OP_U64, RD_OP_S8, RD_OP_S16, RD_OP_S32,
+	RD_OP_BE16, RD_OP_BE32, RD_OP_BE64, RD_OP_SBE16, RD_OP_SBE32,
+	RD_OP_F32, RD_OP_F64,	/* in a run, of block 0: byte-aligned little-endian floats */
+	RD_OP_CLOCK, RD_OP_ID,	/* in a run, of block 0: an unsigned integer of 8/16/32/64
+				 * bits at a byte, little-endian, that updates the stream's
+				 * clock / is the event id */
+	RD_OP_INT,		/* in a run: any other integer or enum (bit fields, clocks, ids) */
+	RD_OP_FLOAT,		/* in a run: any other float */
+	RD_OP_STRUCT,		/* in a run, in a variant or array: a struct, its members
+				 * in slots arg, arg + 1, ... */
+	RD_OP_STRING,
+	RD_OP_TEXT,		/* text array or sequence: a string of known length */
+	RD_OP_SCALARS,		/* array or sequence of integers, enums or floats */
+	RD_OP_VARIANT,		/* jumps to options[target + option].op; the option's
+				 * value is in its own slot, options[...].slot */
+	RD_OP_JUMP,		/* end of a variant's option: goes on at op target */
+	RD_OP_ARRAY,		/* array or sequence of compounds, elements of arg slots:
+				 * the element's ops follow, then RD_OP_NEXT; ends at op target */
+	RD_OP_NEXT,		/* next element: back to op target, or the array is done */
+	RD_OP_EVENT,		/* ends an event header: runs the program of the event's
+				 * class into its buffer (struct rd_decoder) */
+	RD_OP_RETURN,
+};
+
+/* Where an op finds the sequence length or variant tag it depends on. */
+enum rd_ref {
+	RD_REF_NONE,		/* it needs none */
+	RD_REF_SLOT,		/* in this program: slot ref of block level ref_level */
+	RD_REF_PATH,		/* in a scope decoded before: by path */
+	RD_REF_LATER,		/* in this program, but decoded after: an error when run */
+};
+
+/* What ops do besides reading (RD_OP_INT, RD_OP_FLOAT, RD_OP_VARIANT). */
+enum rd_op_flag {
+	RD_OPF_BE = 1,		/* big-endian */
+	RD_OPF_SIGNED = 2,	/* sign-extended */
+	RD_OPF_CLOCK = 4,	/* updates the stream's clock */
+	RD_OPF_ID = 8,		/* is the event id */
+	RD_OPF_BYTES = 16,	/* little-endian, 8/16/32/64 bits at a byte: one load */
+	RD_OPF_DYNAMIC = 32,	/* VARIANT: in an array's block, not in the template */
+};
+
+struct rd_op {
+	const void *addr;	/* where its code is in decode.c's run(), once it ran */
+	uint8_t code;		/* enum rd_opcode */
+	uint8_t ref_kind;	/* enum rd_ref */
+	uint8_t flags;		/* enum rd_op_flag */
+	uint16_t size;		/* bits, for scalars */
+	uint32_t amask;		/* ops out of runs and RUN: alignment - 1, in bits */
+	uint32_t off;		/* ops in a run: bits from the run's start */
+	uint32_t slot;		/* the value's index in its block */
+	uint32_t voff;		/* the same in bytes: slot * sizeof(struct rd_val) */
+	uint32_t arg;		/* see enum rd_opcode */
+	uint32_t target;	/* op index or first entry of options */
+	uint32_t ref;
+	uint32_t ref_level;
+	const struct rd_type *type;
+};
+
+struct rd_prog {
+	struct rd_op *ops;
+	size_t nops;
+	struct rd_option { uint32_t op, slot; } *options;	/* variants': first op, value */
+	size_t noptions;
+	uint32_t nslots;	/* values of block 0 */
+	/* block 0 as it starts: the types of the values whose type never
+	 * changes, and the structs (not in the ops) */
+	struct rd_val *tmpl;
+	unsigned depth;		/* deepest nesting of array blocks */
+	bool threaded;		/* its ops' addr are set */
+	unsigned scopes;	/* 1 << enum rd_scope_id of each scope it decodes */
+	int32_t root[RD_SC_COUNT];	/* slot of each scope's root, -1 if none */
+	/* the same, as a list, for later programs' paths (none refer to an
+	 * event's contexts and payload: decoded last, they are not listed) */
+	unsigned nscopes;
+	struct { int sc; int32_t root; } scope[RD_SC_COUNT];
+};
+
+#define RD_MAX_FRAMES (2 * RD_MAX_DEPTH + 2)
+
+/*
+ * rd_prog_compile - the decode program of the scopes in the mask scopes
+ * (1 << enum rd_scope_id), whose root types are roots[scope] (NULL: absent),
+ * decoded one after the other; with RD_SC_EVENT_HEADER, it goes on with the
+ * event's class's program (RD_OP_EVENT). Returns 0 and *ret_prog (free with
+ * rd_prog_free()), -ENOMEM, or -E2BIG if arrays nest deeper than
+ * RD_MAX_FRAMES or a block needs more than RD_MAX_VALUES values.
+ */
+int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned scopes,
+		    struct rd_prog **ret_prog);
+void rd_prog_free(struct rd_prog *prog);
+/* Whether a length or tag of p is in scope sc (of an earlier program). */
+bool rd_prog_refers_to(const struct rd_prog *prog, int sc);
+
 /* --- decoding ------------------------------------------------------------ */
 
 struct rd_val {
@@ -189,7 +313,8 @@ struct rd_val {
 		int64_t i;
 		double d;
 		struct { const char *s; uint64_t len; } str;
-		struct { uint32_t first, count; } kids;
+		/* compounds: child i is at this + first + i * stride */
+		struct { uint32_t first, count, stride; } kids;
 	};
 };
 
@@ -197,6 +322,7 @@ struct rd_val {
 struct rd_vbuf {
 	struct rd_val *v;
 	size_t n, cap;
+	const struct rd_prog *prog;	/* whose block 0 v starts with, or NULL */
 };
 
 /* Decoding state of one scope chain (one stream's current packet/event). */
@@ -204,7 +330,6 @@ struct rd_decoder {
 	const uint8_t *buf;	/* packet start */
 	uint64_t pos;		/* bits from buf */
 	uint64_t end;		/* bits: content end (never read past) */
-	int bo_trace;
 	uint64_t *clock;	/* current clock value, or NULL */
 	uint64_t event_id;
 	bool has_event_id;
@@ -212,20 +337,26 @@ struct rd_decoder {
 	struct rd_vbuf *scope_buf[RD_SC_COUNT];
 	int64_t scope_root[RD_SC_COUNT];	/* -1: none */
 	const char *errmsg;	/* static text */
-	/* structs being decoded (value indices), for relative paths */
-	uint32_t stack[2 * RD_MAX_DEPTH + 2];
-	size_t nstack;
-	unsigned depth;
-	struct rd_vbuf *cur;
+	/* events (RD_OP_EVENT): the stream class, a value buffer per event
+	 * class (by index), and the class of the event decoded last */
+	const struct rd_stream_class *sc;
+	struct rd_vbuf *class_vb;
+	const struct rd_event_class *ec;
 };
 
+/* rd_decode(): the event header names no event class of the stream class. */
+#define RD_UNKNOWN_EVENT (-2)
+
 /*
- * rd_decode_scope - decodes a value of type t at d->pos into vb (appended:
- * vb is reset by the caller) as scope sc. Returns the root's index, or -1
- * with d->errmsg set (never reads past d->end).
+ * rd_decode - runs program p at d->pos into vb (its values replace vb's;
+ * vb is best kept for p alone: its block 0 starts from p's template when it
+ * held another program's) and sets d->scope_buf and d->scope_root of each
+ * scope p lists (root -1 if absent); an event header's program decodes the
+ * event's contexts and payload too, and sets d->ec. Returns 0,
+ * RD_UNKNOWN_EVENT, or -1 with d->errmsg set (never reads past d->end; the
+ * scopes' values are then partial: a reader fails for good).
  */
-int64_t rd_decode_scope(struct rd_decoder *d, const struct rd_type *t,
-			struct rd_vbuf *vb, int sc);
+int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb);
 void rd_vbuf_free(struct rd_vbuf *vb);
 
 /* The index of a member named name (as written, or shown) in struct t, or -1. */
@@ -240,6 +371,24 @@ int rd_struct_index(const struct rd_type *t, const char *name);
 int rd_reader_open_mem(const char *metadata, size_t len, const uint8_t *const *data,
 		       const size_t *sizes, size_t n, struct ltt_reader **ret_reader,
 		       char **ret_errmsg);
+
+/* The class of an event record (NULL for discarded-event records). */
+struct rd_event_class *rd_event_class(const struct ltt_event *ev);
+/*
+ * The roots of the scopes ltt_event_scope() gives, by enum ltt_scope (NULL
+ * if none); returns a mask of those there (1 << scope).
+ */
+unsigned rd_event_roots(const struct ltt_event *ev, const struct rd_val *roots[4]);
+/*
+ * The values of an event record: its packet context's root (NULL if none)
+ * and the start of the values its class's program decoded (its contexts
+ * and payload, block 0 of that program).
+ */
+void rd_event_blocks(const struct ltt_event *ev, const struct rd_val **packet,
+		     const struct rd_val **body);
+
+struct rd_fmt;
+void rd_fmt_free(struct rd_fmt *f);
 
 /* --- the public objects ---------------------------------------------------- */
 

@@ -9,9 +9,10 @@
  * record decoded (event, or a discarded-events/packets notice); a binary heap
  * over streams gives the oldest, ties broken in babeltrace2's muxer order.
  *
- * Memory: per stream, the value buffers of one event and one packet. Pages
- * of packets already read are dropped (MADV_DONTNEED) so that the resident
- * size does not grow with the trace.
+ * Memory: per stream, the value buffers of one packet and of each event
+ * class. The pages of a packet are mapped a window at a time ahead of the
+ * decoder and dropped behind it (MADV_DONTNEED), so that the resident size
+ * does not grow with the trace, nor with the packets' size.
  */
 #include "reader-internal.h"
 
@@ -30,6 +31,7 @@
 #include "util/macros.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
+#define RD_READ_WINDOW (256u << 10)	/* bytes of a packet mapped ahead of the decoder */
 
 struct rd_trace {
 	char *path;		/* absolute */
@@ -72,8 +74,10 @@ struct ltt_event {
 	uint64_t count;
 	int64_t begin_ns, end_ns;
 	bool has_range;
-	/* scope roots into the stream's buffers, -1 if none */
-	int64_t root[4];
+	/* its packet context's root, and the buffer its class's program
+	 * decoded its other scopes into (scope_root()) */
+	const struct rd_val *packet_context;
+	const struct rd_vbuf *body;
 };
 
 struct rd_stream {
@@ -86,11 +90,18 @@ struct rd_stream {
 	size_t nfiles, cur_file;
 	uint64_t off;		/* byte offset of the current packet in the file */
 	bool in_packet;
+	/* the pages of the current packet mapped at once, [win_start, win_end)
+	 * in the file; those behind are dropped as the decoder moves on */
+	uint64_t win_start, win_end;
 	bool done;
 	struct pkt_props pp;
+	const struct rd_val *packet_context;	/* its root in vb, or NULL */
 	struct rd_decoder d;
 	uint64_t clock;
-	struct rd_vbuf vb[RD_SC_COUNT];
+	/* the packet's scopes and the event header; then, per event class (by
+	 * index), its contexts and payload: each buffer is decoded by one program */
+	struct rd_vbuf vb[RD_SC_EVENT_HEADER + 1];
+	struct rd_vbuf *class_vb;
 	/* snapshots of the previous packet */
 	uint64_t prev_discarded, prev_seq, prev_end_raw;
 	bool have_prev;
@@ -118,6 +129,7 @@ struct ltt_reader {
 	const uint8_t *const *mem_data;
 	const size_t *mem_size;
 	size_t nmem;
+	bool no_populate;	/* the kernel has no MADV_POPULATE_READ */
 };
 
 static void seterr(struct ltt_reader *r, const char *fmt, ...)
@@ -149,13 +161,13 @@ size_t ltt_reader_stream_count(const struct ltt_reader *r)
 
 /* --- time ---------------------------------------------------------------------- */
 
-static int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
+static int64_t cycles_to_ns_slow(const struct rd_clock *c, uint64_t v)
 {
 	uint64_t ns;
 
-	if (c->freq == 1000000000)
+	if (c->freq == 1000000000) {
 		ns = v;
-	else {
+	} else {
 		double d = 1e9 * (double)v / (double)c->freq;
 
 		ns = d >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)d;
@@ -165,6 +177,15 @@ static int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
 	if (c->base_ns > 0 && (int64_t)ns > INT64_MAX - c->base_ns)
 		return INT64_MAX;
 	return c->base_ns + (int64_t)ns;
+}
+
+static inline int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
+{
+	/* the common case inline: nanoseconds, a small offset, no overflow */
+	if (likely(c->freq == 1000000000 && v < (uint64_t)INT64_MAX / 2 && c->base_ns >= 0 &&
+		   c->base_ns < INT64_MAX / 2))
+		return c->base_ns + (int64_t)v;
+	return cycles_to_ns_slow(c, v);
 }
 
 /* --- packets -------------------------------------------------------------------- */
@@ -204,7 +225,6 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 	d->buf = map + off;
 	d->pos = 0;
 	d->end = avail;
-	d->bo_trace = m->bo;
 	d->clock = clock;
 	for (int i = 0; i < RD_SC_COUNT; i++) {
 		d->scope_buf[i] = NULL;
@@ -214,7 +234,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		int64_t root;
 
 		vb[RD_SC_PACKET_HEADER].n = 0;
-		root = rd_decode_scope(d, m->packet_header, &vb[RD_SC_PACKET_HEADER], RD_SC_PACKET_HEADER);
+		root = rd_decode(d, m->packet_header_prog, &vb[RD_SC_PACKET_HEADER]) < 0 ? -1 :
+			d->scope_root[RD_SC_PACKET_HEADER];
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet header: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -273,7 +294,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		struct rd_vbuf *pv = &vb[RD_SC_PACKET_CONTEXT];
 
 		pv->n = 0;
-		root = rd_decode_scope(d, pp->sc->packet_context, pv, RD_SC_PACKET_CONTEXT);
+		root = rd_decode(d, pp->sc->packet_context_prog, pv) < 0 ? -1 :
+			d->scope_root[RD_SC_PACKET_CONTEXT];
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet context: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -309,6 +331,13 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 	return 0;
 }
 
+/* The root of scope sc decoded by p into vb, or NULL. */
+static inline const struct rd_val *scope_value(const struct rd_vbuf *vb, const struct rd_prog *p,
+					       int sc)
+{
+	return p->root[sc] < 0 ? NULL : &vb->v[p->root[sc]];
+}
+
 static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 			    uint64_t begin_raw, uint64_t end_raw, bool has_range)
 {
@@ -320,7 +349,6 @@ static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 	q->kind = kind;
 	q->count = count;
 	q->has_range = has_range && c;
-	q->root[0] = q->root[1] = q->root[2] = q->root[3] = -1;
 	if (q->has_range) {
 		q->begin_ns = cycles_to_ns(c, begin_raw);
 		q->end_ns = cycles_to_ns(c, end_raw);
@@ -330,6 +358,15 @@ static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 	} else {
 		q->ns = INT64_MIN;
 	}
+}
+
+static long page_size(void)
+{
+	static long size;
+
+	if (!size)
+		size = sysconf(_SC_PAGESIZE);
+	return size;
 }
 
 /* Opens the packet at st->off of the current file; 0, 1 at end of stream, or -errno. */
@@ -353,7 +390,12 @@ static int open_packet(struct rd_stream *st)
 	if (ret < 0)
 		return ret;
 	st->in_packet = true;
+	st->win_start = st->off & ~(uint64_t)(page_size() - 1);
+	st->win_end = st->off;	/* the first event maps the first window */
 	st->cpu = st->pp.cpu;
+	st->packet_context = st->sc->packet_context ?
+		scope_value(&st->vb[RD_SC_PACKET_CONTEXT], st->sc->packet_context_prog,
+			    RD_SC_PACKET_CONTEXT) : NULL;
 	st->nqueued = st->qhead = 0;
 	if (st->sc->has_discarded && st->pp.has_discarded) {
 		if (!st->have_prev) {
@@ -374,17 +416,48 @@ static int open_packet(struct rd_stream *st)
 	return 0;
 }
 
+/*
+ * The decoder reached byte `at` of the file, past the window: the pages
+ * before it are dropped (nothing decoded from them is used any more: the
+ * caller's previous record of this stream is stale now) and the next
+ * RD_READ_WINDOW bytes of the packet are mapped with one call, not a page
+ * fault every few pages (MADV_POPULATE_READ, Linux 5.14+; without it they
+ * fault in as they are read).
+ */
+static void slide_window(struct rd_stream *st, uint64_t at)
+{
+	struct rd_file *f = &st->files[st->cur_file];
+	uint64_t page = (uint64_t)page_size();
+	uint64_t first = at & ~(page - 1);
+	uint64_t end = st->off + st->pp.packet_bits / 8;
+
+	if (!f->mapped) {
+		st->win_end = UINT64_MAX;
+		return;
+	}
+	if (first > st->win_start) {
+		madvise((void *)(f->map + st->win_start), first - st->win_start, MADV_DONTNEED);
+		st->win_start = first;
+	}
+	if (end > first + RD_READ_WINDOW)
+		end = first + RD_READ_WINDOW;
+	if (end <= at)
+		end = at + 1;
+	if (!st->r->no_populate &&
+	    madvise((void *)(f->map + first), end - first, MADV_POPULATE_READ) < 0 && errno == EINVAL)
+		st->r->no_populate = true;	/* an older kernel */
+	st->win_end = end;
+}
+
 static void close_packet(struct rd_stream *st)
 {
 	struct rd_file *f = &st->files[st->cur_file];
 	uint64_t next = st->off + st->pp.packet_bits / 8;
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t drop_end = next & ~(uint64_t)(page - 1);
-	uint64_t drop_start = st->off & ~(uint64_t)(page - 1);
+	uint64_t drop_end = next & ~(uint64_t)(page_size() - 1);
 
 	/* the pages of this packet are not needed any more: keep RSS bounded */
-	if (f->mapped && drop_end > drop_start)
-		madvise((void *)(f->map + drop_start), drop_end - drop_start, MADV_DONTNEED);
+	if (f->mapped && drop_end > st->win_start)
+		madvise((void *)(f->map + st->win_start), drop_end - st->win_start, MADV_DONTNEED);
 	st->prev_discarded = st->pp.discarded;
 	st->prev_seq = st->pp.seq;
 	st->prev_end_raw = st->pp.end_raw;
@@ -404,6 +477,7 @@ static int stream_advance(struct rd_stream *st)
 
 	for (;;) {
 		const struct rd_event_class *ec;
+		struct rd_vbuf *vb;
 		uint64_t start;
 		int ret;
 
@@ -423,54 +497,38 @@ static int stream_advance(struct rd_stream *st)
 		}
 		start = d->pos;
 		d->has_event_id = false;
-		st->next.root[0] = -1;
-		st->next.root[1] = st->next.root[2] = st->next.root[3] = -1;
+		if (unlikely(st->off + start / 8 >= st->win_end))
+			slide_window(st, st->off + start / 8);
+		/* the cache lines a few events ahead (within a page, the hardware
+		 * prefetcher would; across pages it does not) */
+		__builtin_prefetch(d->buf + start / 8 + 1024);
 		if (st->sc->event_header) {
-			st->vb[RD_SC_EVENT_HEADER].n = 0;
-			if (rd_decode_scope(d, st->sc->event_header, &st->vb[RD_SC_EVENT_HEADER],
-					    RD_SC_EVENT_HEADER) < 0)
-				goto bad;
-		}
-		ec = rd_stream_event(st->sc, d->has_event_id ? d->event_id : 0);
-		if (!ec) {
-			if (!d->has_event_id && st->sc->nevents == 1)
+			/* the header, then the class's contexts and payload */
+			ret = rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]);
+			ec = d->ec;
+		} else {
+			ec = rd_stream_event(st->sc, 0);
+			if (!ec && st->sc->nevents == 1)
 				ec = st->sc->events[0];
-			else {
-				seterr(r, "%s: offset %llu: unknown event id %llu in stream class %llu",
-				       st->files[st->cur_file].path,
-				       (unsigned long long)(st->off + start / 8),
-				       (unsigned long long)d->event_id, (unsigned long long)st->sc->id);
-				return -EBADMSG;
-			}
+			ret = ec ? rd_decode(d, ec->prog, &st->class_vb[ec->index]) : RD_UNKNOWN_EVENT;
 		}
-		if (st->sc->event_context) {
-			st->vb[RD_SC_COMMON_CONTEXT].n = 0;
-			st->next.root[LTT_SCOPE_COMMON_CONTEXT] = rd_decode_scope(d, st->sc->event_context,
-				&st->vb[RD_SC_COMMON_CONTEXT], RD_SC_COMMON_CONTEXT);
-			if (st->next.root[LTT_SCOPE_COMMON_CONTEXT] < 0)
-				goto bad;
+		if (ret == RD_UNKNOWN_EVENT) {
+			seterr(r, "%s: offset %llu: unknown event id %llu in stream class %llu",
+			       st->files[st->cur_file].path, (unsigned long long)(st->off + start / 8),
+			       (unsigned long long)(d->has_event_id ? d->event_id : 0),
+			       (unsigned long long)st->sc->id);
+			return -EBADMSG;
 		}
-		if (ec->context) {
-			st->vb[RD_SC_SPECIFIC_CONTEXT].n = 0;
-			st->next.root[LTT_SCOPE_SPECIFIC_CONTEXT] = rd_decode_scope(d, ec->context,
-				&st->vb[RD_SC_SPECIFIC_CONTEXT], RD_SC_SPECIFIC_CONTEXT);
-			if (st->next.root[LTT_SCOPE_SPECIFIC_CONTEXT] < 0)
-				goto bad;
-		}
-		if (ec->fields) {
-			st->vb[RD_SC_PAYLOAD].n = 0;
-			st->next.root[LTT_SCOPE_PAYLOAD] = rd_decode_scope(d, ec->fields,
-				&st->vb[RD_SC_PAYLOAD], RD_SC_PAYLOAD);
-			if (st->next.root[LTT_SCOPE_PAYLOAD] < 0)
-				goto bad;
-		}
+		if (ret < 0)
+			goto bad;
+		vb = &st->class_vb[ec->index];
+		st->next.body = vb;
 		if (d->pos == start) {
 			seterr(r, "%s: offset %llu: event of size zero", st->files[st->cur_file].path,
 			       (unsigned long long)(st->off + start / 8));
 			return -EBADMSG;
 		}
-		if (st->sc->packet_context && st->vb[RD_SC_PACKET_CONTEXT].n)
-			st->next.root[LTT_SCOPE_PACKET_CONTEXT] = d->scope_root[RD_SC_PACKET_CONTEXT];
+		st->next.packet_context = st->packet_context;
 		st->next.st = st;
 		st->next.kind = LTT_RECORD_EVENT;
 		st->next.ec = ec;
@@ -581,8 +639,10 @@ int ltt_reader_next(struct ltt_reader *r, const struct ltt_event **ret_event)
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			/* mostly the same stream again: no need to look further */
 			r->heap[0] = st;
-			heap_down(r, 0);
+			if (r->nheap > 1)
+				heap_down(r, 0);
 		} else {
 			st->done = true;
 			r->heap[0] = r->heap[--r->nheap];
@@ -636,6 +696,8 @@ static int map_file(const char *path, const uint8_t **ret_map, size_t *ret_size)
 	}
 	close(fd);
 	madvise(map, (size_t)stt.st_size, MADV_SEQUENTIAL);
+	/* mapped a window at a time (slide_window()): not by 2 MiB pages */
+	madvise(map, (size_t)stt.st_size, MADV_NOHUGEPAGE);
 	*ret_map = map;
 	*ret_size = (size_t)stt.st_size;
 	return 0;
@@ -656,8 +718,11 @@ static void stream_free(struct rd_stream *st)
 		free(st->files[i].path);
 	}
 	free(st->files);
-	for (int i = 0; i < RD_SC_COUNT; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(st->vb); i++)
 		rd_vbuf_free(&st->vb[i]);
+	for (size_t i = 0; st->class_vb && i < st->sc->nevents; i++)
+		rd_vbuf_free(&st->class_vb[i]);
+	free(st->class_vb);
 	free(st->name);
 	free(st);
 }
@@ -779,8 +844,12 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			struct rd_stream **gm;
 
 			st = calloc(1, sizeof(*st));
-			gm = st ? realloc(mine, (nmine + 1) * sizeof(*gm)) : NULL;
+			if (st)
+				st->class_vb = calloc(pp.sc->nevents + 1, sizeof(*st->class_vb));
+			gm = st && st->class_vb ? realloc(mine, (nmine + 1) * sizeof(*gm)) : NULL;
 			if (!gm) {
+				if (st)
+					free(st->class_vb);
 				free(st);
 				if (f.mapped)
 					munmap((void *)f.map, f.size);
@@ -792,6 +861,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			st->r = r;
 			st->trace = tr;
 			st->sc = pp.sc;
+			st->d.sc = pp.sc;
+			st->d.class_vb = st->class_vb;
 			st->id = pp.has_instance_id && f.has_begin ? pp.instance_id : UINT64_MAX;
 			st->cpu = -1;
 		}
@@ -1153,6 +1224,12 @@ void ltt_reader_free(struct ltt_reader *r)
 
 /* --- events ----------------------------------------------------------------------- */
 
+struct rd_event_class *rd_event_class(const struct ltt_event *ev)
+{
+	/* the metadata is the reader's: its classes hold the reader's caches */
+	return ev->kind == LTT_RECORD_EVENT ? (struct rd_event_class *)ev->ec : NULL;
+}
+
 const char *ltt_event_name(const struct ltt_event *ev)
 {
 	return ev->ec && ev->ec->name ? ev->ec->name : "<unknown>";
@@ -1249,19 +1326,44 @@ int ltt_event_env_int(const struct ltt_event *ev, const char *key, int64_t *ret)
 	return 0;
 }
 
+static inline const struct rd_val *scope_root(const struct ltt_event *ev, unsigned scope)
+{
+	/* an event's contexts and payload: its class's program's scopes */
+	static const int sc_of[] = { RD_SC_PACKET_CONTEXT, RD_SC_COMMON_CONTEXT,
+		RD_SC_SPECIFIC_CONTEXT, RD_SC_PAYLOAD };
+	const struct rd_val *v = scope == LTT_SCOPE_PACKET_CONTEXT ? ev->packet_context :
+		scope_value(ev->body, ev->ec->prog, sc_of[scope]);
+
+	return v && !v->type->hidden ? v : NULL;
+}
+
 const struct ltt_value *ltt_event_scope(const struct ltt_event *ev, enum ltt_scope scope)
 {
-	static const int map[] = { RD_SC_PACKET_CONTEXT, RD_SC_COMMON_CONTEXT,
-		RD_SC_SPECIFIC_CONTEXT, RD_SC_PAYLOAD };
-	const struct rd_val *v;
+	if ((unsigned)scope > LTT_SCOPE_PAYLOAD || ev->kind != LTT_RECORD_EVENT)
+		return NULL;
+	return (const struct ltt_value *)scope_root(ev, scope);
+}
 
-	if ((unsigned)scope > LTT_SCOPE_PAYLOAD || ev->kind != LTT_RECORD_EVENT ||
-	    ev->root[scope] < 0)
-		return NULL;
-	v = &ev->st->vb[map[scope]].v[ev->root[scope]];
-	if (v->type->hidden)
-		return NULL;
-	return (const struct ltt_value *)v;
+void rd_event_blocks(const struct ltt_event *ev, const struct rd_val **packet,
+		     const struct rd_val **body)
+{
+	*packet = ev->packet_context;
+	*body = ev->body ? ev->body->v : NULL;
+}
+
+unsigned rd_event_roots(const struct ltt_event *ev, const struct rd_val *roots[4])
+{
+	unsigned present = 0;
+
+	if (ev->kind != LTT_RECORD_EVENT) {
+		memset(roots, 0, 4 * sizeof(*roots));
+		return 0;
+	}
+	for (unsigned s = 0; s < 4; s++) {
+		roots[s] = scope_root(ev, s);
+		present |= (unsigned)(roots[s] != NULL) << s;
+	}
+	return present;
 }
 
 const struct ltt_value *ltt_event_field(const struct ltt_event *ev, const char *name)

@@ -340,6 +340,21 @@ static int path_copy(struct parser *ps, struct rd_path *dst, const struct rd_pat
 	return ps->failed;
 }
 
+/*
+ * A zeroed array of n items for a copy of an array of n: NULL (out of
+ * memory, and *count 0 so that nothing is freed twice) if it cannot.
+ */
+static void *copy_array(struct parser *ps, size_t n, size_t size, size_t *count)
+{
+	void *a = calloc(n, size);
+
+	if (!a) {
+		nomem(ps);
+		*count = 0;
+	}
+	return a;
+}
+
 /* A deep copy: each use of a named type gets nodes of its own. */
 static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, unsigned depth)
 {
@@ -360,7 +375,6 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 		t->members = NULL;
 		t->mappings = NULL;
 		t->shown = NULL;
-		t->static_off = NULL;
 		t->opt_of_mapping = NULL;
 		t->tag.text = NULL;
 		t->len.text = NULL;
@@ -374,12 +388,9 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 	path_copy(ps, &t->tag, &src->tag);
 	path_copy(ps, &t->len, &src->len);
 	if (src->nmappings) {
-		t->mappings = calloc(src->nmappings, sizeof(*t->mappings));
-		if (!t->mappings) {
-			nomem(ps);
-			t->nmappings = 0;
+		t->mappings = copy_array(ps, src->nmappings, sizeof(*t->mappings), &t->nmappings);
+		if (!t->mappings)
 			return NULL;
-		}
 		for (size_t i = 0; i < src->nmappings; i++) {
 			struct rd_mapping *d = &t->mappings[i];
 			const struct rd_mapping *s = &src->mappings[i];
@@ -395,12 +406,9 @@ static struct rd_type *type_copy(struct parser *ps, const struct rd_type *src, u
 		}
 	}
 	if (src->nmembers) {
-		t->members = calloc(src->nmembers, sizeof(*t->members));
-		if (!t->members) {
-			nomem(ps);
-			t->nmembers = 0;
+		t->members = copy_array(ps, src->nmembers, sizeof(*t->members), &t->nmembers);
+		if (!t->members)
 			return NULL;
-		}
 		for (size_t i = 0; i < src->nmembers; i++) {
 			t->members[i].name = xstrdup(ps, src->members[i].name);
 			t->members[i].shown = t->members[i].name ?
@@ -562,6 +570,7 @@ static struct rd_type *parse_type_spec(struct parser *ps);
 static bool parse_fields(struct parser *ps, struct rd_type *st, bool variant);
 static bool parse_typealias(struct parser *ps);
 static bool parse_typedef(struct parser *ps);
+static int parse_type_def(struct parser *ps);
 
 static struct rd_type *parse_integer_body(struct parser *ps, bool is_float)
 {
@@ -675,6 +684,20 @@ static struct rd_type *parse_integer_body(struct parser *ps, bool is_float)
 			t->align = (t->size % 8) ? 1 : 8;
 	}
 	return ps->failed ? NULL : t;
+}
+
+/*
+ * The type t just defined: if it has a name (freed here), registered in
+ * the table under it, and a copy of it for this use; else t itself.
+ */
+static struct rd_type *named_or_not(struct parser *ps, struct named **tab, size_t *n, size_t *cap,
+				    char *name, struct rd_type *t)
+{
+	if (!name)
+		return t;
+	ns_add(ps, tab, n, cap, name, t);
+	free(name);
+	return ps->failed ? NULL : type_copy(ps, t, 0);
 }
 
 static bool parse_enum_value(struct parser *ps, int64_t *out)
@@ -813,12 +836,7 @@ static struct rd_type *parse_enum(struct parser *ps)
 	}
 	if (!expect(ps, "}"))
 		goto err;
-	if (name) {
-		ns_add(ps, &ps->enums, &ps->nenums, &ps->cape, name, t);
-		free(name);
-		return ps->failed ? NULL : type_copy(ps, t, 0);
-	}
-	return t;
+	return named_or_not(ps, &ps->enums, &ps->nenums, &ps->cape, name, t);
 err:
 	free(name);
 	return NULL;
@@ -921,12 +939,7 @@ static struct rd_type *parse_compound(struct parser *ps, bool variant)
 	}
 	if (tag[0])
 		t->tag.text = xstrdup(ps, tag);
-	if (name) {
-		ns_add(ps, tab, n, cap, name, t);
-		free(name);
-		return ps->failed ? NULL : type_copy(ps, t, 0);
-	}
-	return t;
+	return named_or_not(ps, tab, n, cap, name, t);
 err:
 	free(name);
 	return NULL;
@@ -944,64 +957,100 @@ static struct rd_type *lookup_alias(struct parser *ps, const char *name)
 	return type_copy(ps, n->type, 0);
 }
 
+/* The keywords that start a type, in enum type_keyword's order. */
 static const char *const keywords[] = { "integer", "floating_point", "string", "enum",
 	"struct", "variant" };
+enum type_keyword { KW_INTEGER, KW_FLOAT, KW_STRING, KW_ENUM, KW_STRUCT, KW_VARIANT };
+
+/* The keyword of the current token (enum type_keyword), or -1. */
+static int type_keyword(struct parser *ps)
+{
+	if (ps->t.kind != T_IDENT)
+		return -1;
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (!strcmp(ps->t.str, keywords[i]))
+			return (int)i;
+	return -1;
+}
 
 static bool is_type_keyword(struct parser *ps)
 {
-	if (ps->t.kind != T_IDENT)
-		return false;
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-		if (!strcmp(ps->t.str, keywords[i]))
-			return true;
-	return false;
+	return type_keyword(ps) >= 0;
+}
+
+/* string [{ encoding = ...; }]: the attributes change nothing babeltrace2 shows */
+static struct rd_type *parse_string_body(struct parser *ps)
+{
+	struct rd_type *t = type_new(ps, RD_STRING);
+
+	if (t && accept(ps, "{")) {
+		while (!ps->failed && !is_punct(ps, "}")) {
+			struct attr_val v;
+			char *name = take_ident(ps);
+
+			if (!name || !expect(ps, "=") || !parse_attr_value(ps, &v)) {
+				free(name);
+				return NULL;
+			}
+			free(name);
+			if (!expect(ps, ";"))
+				return NULL;
+		}
+		expect(ps, "}");
+	}
+	return ps->failed ? NULL : t;
 }
 
 static struct rd_type *parse_type_keyword(struct parser *ps)
 {
-	if (is_ident(ps, "integer")) {
-		lex(ps);
+	int k = type_keyword(ps);
+
+	if (k < 0)
+		return NULL;
+	lex(ps);
+	switch ((enum type_keyword)k) {
+	case KW_INTEGER:
 		return parse_integer_body(ps, false);
-	}
-	if (is_ident(ps, "floating_point")) {
-		lex(ps);
+	case KW_FLOAT:
 		return parse_integer_body(ps, true);
-	}
-	if (is_ident(ps, "string")) {
-		struct rd_type *t;
-
-		lex(ps);
-		t = type_new(ps, RD_STRING);
-		if (t && accept(ps, "{")) {
-			while (!ps->failed && !is_punct(ps, "}")) {
-				struct attr_val v;
-				char *name = take_ident(ps);
-
-				if (!name || !expect(ps, "=") || !parse_attr_value(ps, &v)) {
-					free(name);
-					return NULL;
-				}
-				free(name);
-				if (!expect(ps, ";"))
-					return NULL;
-			}
-			expect(ps, "}");
-		}
-		return ps->failed ? NULL : t;
-	}
-	if (is_ident(ps, "enum")) {
-		lex(ps);
+	case KW_STRING:
+		return parse_string_body(ps);
+	case KW_ENUM:
 		return parse_enum(ps);
-	}
-	if (is_ident(ps, "struct")) {
-		lex(ps);
+	case KW_STRUCT:
 		return parse_compound(ps, false);
-	}
-	if (is_ident(ps, "variant")) {
-		lex(ps);
+	case KW_VARIANT:
 		return parse_compound(ps, true);
 	}
 	return NULL;
+}
+
+/* Appends " word" (the first: "word") to name (n bytes used); false if too long. */
+static bool name_append(struct parser *ps, char *name, size_t size, size_t *n, const char *word)
+{
+	int w = snprintf(name + *n, size - *n, "%s%s", *n ? " " : "", word);
+
+	if (w < 0 || (size_t)w >= size - *n) {
+		perr(ps, "type name too long");
+		return false;
+	}
+	*n += (size_t)w;
+	return true;
+}
+
+/*
+ * A type name of one or more identifiers (`unsigned long`) into name; false
+ * (an error set) if it is too long. name is "" if there is none.
+ */
+static bool take_type_name(struct parser *ps, char *name, size_t size)
+{
+	size_t n = 0;
+
+	name[0] = '\0';
+	for (; ps->t.kind == T_IDENT; lex(ps))
+		if (!name_append(ps, name, size, &n, ps->t.str))
+			return false;
+	return true;
 }
 
 /*
@@ -1010,22 +1059,13 @@ static struct rd_type *parse_type_keyword(struct parser *ps)
  */
 static struct rd_type *parse_type_spec(struct parser *ps)
 {
-	char name[256] = "";
-	size_t n = 0;
+	char name[256];
 
 	if (is_type_keyword(ps))
 		return parse_type_keyword(ps);
-	while (ps->t.kind == T_IDENT) {
-		int w = snprintf(name + n, sizeof(name) - n, "%s%s", n ? " " : "", ps->t.str);
-
-		if (w < 0 || (size_t)w >= sizeof(name) - n) {
-			perr(ps, "type name too long");
-			return NULL;
-		}
-		n += (size_t)w;
-		lex(ps);
-	}
-	if (!n) {
+	if (!take_type_name(ps, name, sizeof(name)))
+		return NULL;
+	if (!name[0]) {
 		perr(ps, "expected a type");
 		return NULL;
 	}
@@ -1113,15 +1153,11 @@ static bool parse_declaration(struct parser *ps, struct rd_type *st)
 	struct rd_type *base = NULL;
 	char *pending[64];
 	size_t np = 0;
+	char *first = NULL;	/* the first declarator's name, when read with the type */
+	int def = parse_type_def(ps);
 
-	if (is_ident(ps, "typealias")) {
-		lex(ps);
-		return parse_typealias(ps);
-	}
-	if (is_ident(ps, "typedef")) {
-		lex(ps);
-		return parse_typedef(ps);
-	}
+	if (def)
+		return def > 0;
 	if (is_type_keyword(ps)) {
 		base = parse_type_keyword(ps);
 		if (!base)
@@ -1130,8 +1166,6 @@ static bool parse_declaration(struct parser *ps, struct rd_type *st)
 		/* identifiers: all but the last name the type */
 		char name[256] = "";
 		size_t n = 0;
-		char *fname;
-		struct rd_type *t;
 
 		while (ps->t.kind == T_IDENT) {
 			if (np == sizeof(pending) / sizeof(pending[0])) {
@@ -1146,40 +1180,23 @@ static bool parse_declaration(struct parser *ps, struct rd_type *st)
 			perr(ps, "expected a type and a field name");
 			goto fail;
 		}
-		for (size_t i = 0; i + 1 < np; i++) {
-			int w = snprintf(name + n, sizeof(name) - n, "%s%s", n ? " " : "", pending[i]);
-
-			if (w < 0 || (size_t)w >= sizeof(name) - n) {
-				perr(ps, "type name too long");
+		for (size_t i = 0; i + 1 < np; i++)
+			if (!name_append(ps, name, sizeof(name), &n, pending[i]))
 				goto fail;
-			}
-			n += (size_t)w;
-		}
 		base = lookup_alias(ps, name);
 		if (!base)
 			goto fail;
-		fname = pending[np - 1];
+		first = pending[np - 1];
 		for (size_t i = 0; i + 1 < np; i++)
 			free(pending[i]);
 		np = 0;
-		t = parse_dims(ps, base);
-		if (!t) {
-			free(fname);
-			return false;
-		}
-		if (!add_member(ps, st, fname, t))
-			return false;
-		if (!accept(ps, ","))
-			return expect(ps, ";");
-		base = type_copy(ps, base, 0);
-		if (!base)
-			return false;
 	}
-	/* declarators after a keyword type, or after a comma */
+	/* the declarators: the first one's name taken already after identifiers */
 	for (;;) {
-		char *fname = take_ident(ps);
+		char *fname = first ? first : take_ident(ps);
 		struct rd_type *t;
 
+		first = NULL;
 		if (!fname)
 			return false;
 		t = parse_dims(ps, base);
@@ -1215,8 +1232,7 @@ static bool parse_fields(struct parser *ps, struct rd_type *st, bool variant)
 static bool parse_typealias(struct parser *ps)
 {
 	struct rd_type *t = parse_type_spec(ps);
-	char name[256] = "";
-	size_t n = 0;
+	char name[256];
 
 	if (!t)
 		return false;
@@ -1224,17 +1240,9 @@ static bool parse_typealias(struct parser *ps)
 	t = parse_dims(ps, t);
 	if (!t || !expect(ps, ":="))
 		return false;
-	while (ps->t.kind == T_IDENT) {
-		int w = snprintf(name + n, sizeof(name) - n, "%s%s", n ? " " : "", ps->t.str);
-
-		if (w < 0 || (size_t)w >= sizeof(name) - n) {
-			perr(ps, "type name too long");
-			return false;
-		}
-		n += (size_t)w;
-		lex(ps);
-	}
-	if (!n) {
+	if (!take_type_name(ps, name, sizeof(name)))
+		return false;
+	if (!name[0]) {
 		perr(ps, "typealias: expected a name after ':='");
 		return false;
 	}
@@ -1259,6 +1267,17 @@ static bool parse_typedef(struct parser *ps)
 	}
 	free(holder.members);
 	return ok && !ps->failed;
+}
+
+/* A typealias or typedef at the current token: 1 parsed, 0 none there, -1 an error. */
+static int parse_type_def(struct parser *ps)
+{
+	bool alias = is_ident(ps, "typealias");
+
+	if (!alias && !is_ident(ps, "typedef"))
+		return 0;
+	lex(ps);
+	return (alias ? parse_typealias(ps) : parse_typedef(ps)) ? 1 : -1;
 }
 
 /* --- blocks ------------------------------------------------------------------ */
@@ -1319,15 +1338,12 @@ struct block_entry {
  */
 static bool parse_block_entry(struct parser *ps, struct block_entry *e)
 {
+	int def;
+
 	memset(e, 0, sizeof(*e));
-	if (is_ident(ps, "typealias")) {
-		lex(ps);
-		return parse_typealias(ps);
-	}
-	if (is_ident(ps, "typedef")) {
-		lex(ps);
-		return parse_typedef(ps);
-	}
+	def = parse_type_def(ps);
+	if (def)
+		return def > 0;
 	if (!parse_dotted(ps, e->name, sizeof(e->name)))
 		return false;
 	if (accept(ps, ":=")) {
@@ -1342,6 +1358,38 @@ static bool parse_block_entry(struct parser *ps, struct block_entry *e)
 	return expect(ps, ";");
 }
 
+/*
+ * Appends the size bytes at item to the array *(void **)arr of *n items;
+ * false (out of memory: the error set) if it cannot.
+ */
+static bool append(struct parser *ps, void *arr, size_t *n, size_t size, const void *item)
+{
+	void **a = arr;
+	char *g = realloc(*a, (*n + 1) * size);
+
+	if (!g) {
+		nomem(ps);
+		return false;
+	}
+	memcpy(g + *n * size, item, size);
+	*a = g;
+	(*n)++;
+	return true;
+}
+
+/*
+ * The next entry of a block, up to its '}': 1 and *e, 0 at the end, or -1
+ * on an error (set).
+ */
+static int next_entry(struct parser *ps, struct block_entry *e)
+{
+	if (ps->failed)
+		return -1;
+	if (is_punct(ps, "}"))
+		return 0;
+	return parse_block_entry(ps, e) ? 1 : -1;
+}
+
 static bool check_struct(struct parser *ps, struct rd_type *t, const char *what)
 {
 	if (t && t->kind != RD_STRUCT) {
@@ -1354,12 +1402,10 @@ static bool check_struct(struct parser *ps, struct rd_type *t, const char *what)
 static bool parse_trace_block(struct parser *ps)
 {
 	struct rd_meta *m = ps->m;
+	struct block_entry e;
+	int r;
 
-	while (!ps->failed && !is_punct(ps, "}")) {
-		struct block_entry e;
-
-		if (!parse_block_entry(ps, &e))
-			return false;
+	while ((r = next_entry(ps, &e)) > 0) {
 		if (!strcmp(e.name, "packet.header") && e.is_type) {
 			if (!check_struct(ps, e.type, "trace.packet.header"))
 				return false;
@@ -1379,30 +1425,24 @@ static bool parse_trace_block(struct parser *ps)
 			return false;
 		}
 	}
-	return true;
+	return r == 0;
 }
 
 static bool parse_env_block(struct parser *ps)
 {
 	struct rd_meta *m = ps->m;
+	struct block_entry e;
+	int r;
 
-	while (!ps->failed && !is_punct(ps, "}")) {
-		struct block_entry e;
+	while ((r = next_entry(ps, &e)) > 0) {
 		struct rd_env *g;
 
-		if (!parse_block_entry(ps, &e))
-			return false;
 		if (!e.name[0] || e.is_type)
 			continue;
-		g = realloc(m->env, (m->nenv + 1) * sizeof(*g));
-		if (!g) {
-			nomem(ps);
+		/* added first: rd_meta_free() frees what was set */
+		if (!append(ps, &m->env, &m->nenv, sizeof(*g), &(struct rd_env){ 0 }))
 			return false;
-		}
-		m->env = g;
-		g = &m->env[m->nenv];
-		memset(g, 0, sizeof(*g));
-		m->nenv++;	/* counted first: rd_meta_free() frees what was set */
+		g = &m->env[m->nenv - 1];
 		g->key = xstrdup(ps, e.name);
 		if (e.v.kind == AV_INT)
 			g->num = e.v.i;
@@ -1411,20 +1451,17 @@ static bool parse_env_block(struct parser *ps)
 		if (ps->failed || !g->key)
 			return false;
 	}
-	return true;
+	return r == 0;
 }
 
 static bool parse_clock_block(struct parser *ps)
 {
 	struct rd_meta *m = ps->m;
 	struct rd_clock c = { .freq = 1000000000 };
-	struct rd_clock *g;
+	struct block_entry e;
+	int r;
 
-	while (!ps->failed && !is_punct(ps, "}")) {
-		struct block_entry e;
-
-		if (!parse_block_entry(ps, &e))
-			goto err;
+	while ((r = next_entry(ps, &e)) > 0) {
 		if (!strcmp(e.name, "name") && (e.v.kind == AV_IDENT || e.v.kind == AV_STRING)) {
 			free(c.name);
 			c.name = xstrdup(ps, e.v.text);
@@ -1442,6 +1479,8 @@ static bool parse_clock_block(struct parser *ps)
 			c.has_uuid = parse_uuid(e.v.text, c.uuid);
 		}
 	}
+	if (r < 0)
+		goto err;
 	if (!c.name) {
 		perr(ps, "clock without a name");
 		goto err;
@@ -1463,13 +1502,8 @@ static bool parse_clock_block(struct parser *ps)
 	}
 	c.base_ns = c.offset_s * 1000000000 + (int64_t)(c.freq == 1000000000 ? c.offset :
 		(uint64_t)(1e9 * (double)c.offset / (double)c.freq));
-	g = realloc(m->clocks, (m->nclocks + 1) * sizeof(*g));
-	if (!g) {
-		nomem(ps);
+	if (!append(ps, &m->clocks, &m->nclocks, sizeof(c), &c))
 		goto err;
-	}
-	m->clocks = g;
-	g[m->nclocks++] = c;
 	return true;
 err:
 	free(c.name);
@@ -1488,18 +1522,15 @@ static bool parse_stream_block(struct parser *ps)
 {
 	struct rd_meta *m = ps->m;
 	struct rd_stream_class *sc = calloc(1, sizeof(*sc));
-	struct rd_stream_class **g;
+	struct block_entry e;
+	int r;
 
 	if (!sc) {
 		nomem(ps);
 		return false;
 	}
 	sc->clock = -1;
-	while (!ps->failed && !is_punct(ps, "}")) {
-		struct block_entry e;
-
-		if (!parse_block_entry(ps, &e))
-			goto err;
+	while ((r = next_entry(ps, &e)) > 0) {
 		if (!strcmp(e.name, "id")) {
 			if (!av_uint(ps, &e.v, "stream.id", &sc->id))
 				goto err;
@@ -1511,7 +1542,7 @@ static bool parse_stream_block(struct parser *ps)
 			sc->packet_context = e.type;
 		}
 	}
-	if (!check_struct(ps, sc->event_header, "stream.event.header") ||
+	if (r < 0 || !check_struct(ps, sc->event_header, "stream.event.header") ||
 	    !check_struct(ps, sc->event_context, "stream.event.context") ||
 	    !check_struct(ps, sc->packet_context, "stream.packet.context"))
 		goto err;
@@ -1519,13 +1550,8 @@ static bool parse_stream_block(struct parser *ps)
 		perr(ps, "duplicate stream id %llu", (unsigned long long)sc->id);
 		goto err;
 	}
-	g = realloc(m->streams, (m->nstreams + 1) * sizeof(*g));
-	if (!g) {
-		nomem(ps);
+	if (!append(ps, &m->streams, &m->nstreams, sizeof(sc), &sc))
 		goto err;
-	}
-	m->streams = g;
-	g[m->nstreams++] = sc;
 	return true;
 err:
 	free(sc);
@@ -1538,6 +1564,9 @@ static void event_class_free(struct rd_event_class *ec)
 		return;
 	free(ec->name);
 	free(ec->emf_uri);
+	rd_prog_free(ec->prog);
+	for (size_t i = 0; i < sizeof(ec->fmt) / sizeof(ec->fmt[0]); i++)
+		rd_fmt_free(ec->fmt[i]);
 	free(ec);
 }
 
@@ -1546,18 +1575,15 @@ static bool parse_event_block(struct parser *ps)
 	struct rd_meta *m = ps->m;
 	struct rd_event_class *ec = calloc(1, sizeof(*ec));
 	struct rd_stream_class *sc;
-	struct rd_event_class **g;
 	bool have_id = false;
+	struct block_entry e;
+	int r;
 
 	if (!ec) {
 		nomem(ps);
 		return false;
 	}
-	while (!ps->failed && !is_punct(ps, "}")) {
-		struct block_entry e;
-
-		if (!parse_block_entry(ps, &e))
-			goto err;
+	while ((r = next_entry(ps, &e)) > 0) {
 		if (!strcmp(e.name, "name") && !e.is_type) {
 			free(ec->name);
 			ec->name = xstrdup(ps, e.v.text);
@@ -1580,25 +1606,23 @@ static bool parse_event_block(struct parser *ps)
 			ec->fields = e.type;
 		}
 	}
-	if (!check_struct(ps, ec->context, "event.context") ||
+	if (r < 0 || !check_struct(ps, ec->context, "event.context") ||
 	    !check_struct(ps, ec->fields, "event.fields"))
 		goto err;
 	sc = rd_meta_stream(m, ec->stream_id);
 	if (!sc) {
 		/* a trace without stream blocks has an implicit stream class 0 */
 		if (m->nstreams == 0 && ec->stream_id == 0) {
-			struct rd_stream_class **gs;
-
 			sc = calloc(1, sizeof(*sc));
-			gs = sc ? realloc(m->streams, sizeof(*gs)) : NULL;
-			if (!gs) {
-				free(sc);
+			if (!sc) {
 				nomem(ps);
 				goto err;
 			}
 			sc->clock = -1;
-			m->streams = gs;
-			gs[m->nstreams++] = sc;
+			if (!append(ps, &m->streams, &m->nstreams, sizeof(sc), &sc)) {
+				free(sc);
+				goto err;
+			}
 		} else {
 			perr(ps, "event '%s': no stream with id %llu", ec->name ? ec->name : "",
 			     (unsigned long long)ec->stream_id);
@@ -1612,13 +1636,9 @@ static bool parse_event_block(struct parser *ps)
 		     (unsigned long long)sc->id);
 		goto err;
 	}
-	g = realloc(sc->events, (sc->nevents + 1) * sizeof(*g));
-	if (!g) {
-		nomem(ps);
+	ec->index = sc->nevents;
+	if (!append(ps, &sc->events, &sc->nevents, sizeof(ec), &ec))
 		goto err;
-	}
-	sc->events = g;
-	g[sc->nevents++] = ec;
 	return true;
 err:
 	event_class_free(ec);
@@ -1638,18 +1658,12 @@ struct rd_event_class *rd_stream_event(const struct rd_stream_class *sc, uint64_
 static bool parse_top(struct parser *ps)
 {
 	while (!ps->failed && ps->t.kind != T_EOF) {
-		if (is_ident(ps, "typealias")) {
-			lex(ps);
-			if (!parse_typealias(ps))
-				return false;
+		int def = parse_type_def(ps);
+
+		if (def < 0)
+			return false;
+		if (def)
 			continue;
-		}
-		if (is_ident(ps, "typedef")) {
-			lex(ps);
-			if (!parse_typedef(ps))
-				return false;
-			continue;
-		}
 		if (is_ident(ps, "trace") || is_ident(ps, "env") || is_ident(ps, "clock") ||
 		    is_ident(ps, "stream") || is_ident(ps, "event") || is_ident(ps, "callsite")) {
 			char kw[16];
@@ -2129,13 +2143,10 @@ static bool finalize_stream(struct parser *ps, struct rd_stream_class *sc)
 	return true;
 }
 
-/* The static prefix of a struct (see rd_type.nstatic). */
-static void plan_struct(struct parser *ps, struct rd_type *t)
+/* Each member's ", NAME = " for the pretty printer. */
+static void name_members(struct parser *ps, struct rd_type *t)
 {
-	uint64_t off = 0;
-	size_t n = 0;
-
-	if (t->kind != RD_STRUCT || !t->nmembers)
+	if (t->kind != RD_STRUCT)
 		return;
 	for (size_t i = 0; i < t->nmembers; i++) {
 		struct rd_member *mb = &t->members[i];
@@ -2147,22 +2158,59 @@ static void plan_struct(struct parser *ps, struct rd_type *t)
 			return;
 		}
 	}
-	t->static_off = malloc(t->nmembers * sizeof(*t->static_off));
-	if (!t->static_off) {
-		nomem(ps);
-		return;
-	}
-	for (; n < t->nmembers; n++) {
-		const struct rd_type *m = t->members[n].type;
+}
 
-		if (m->kind != RD_INT && m->kind != RD_ENUM && m->kind != RD_FLOAT)
-			break;
-		off = (off + m->align - 1) & ~(uint64_t)(m->align - 1);
-		t->static_off[n] = (uint32_t)off;
-		off += m->size;
+/* The decode program of the scopes in mask `scopes` (see program.c). */
+static struct rd_prog *compile_scopes(struct parser *ps, const struct rd_type *const roots[RD_SC_COUNT],
+				      unsigned scopes)
+{
+	struct rd_prog *p = NULL;
+	int r;
+
+	if (ps->failed)
+		return NULL;
+	r = rd_prog_compile(roots, scopes, &p);
+	if (r == -E2BIG)
+		perr(ps, "types nested too deeply or too many fields");
+	else if (r < 0)
+		nomem(ps);
+	return p;
+}
+
+static void compile_programs(struct parser *ps)
+{
+	struct rd_meta *m = ps->m;
+	const struct rd_type *roots[RD_SC_COUNT] = { NULL };
+
+	roots[RD_SC_PACKET_HEADER] = m->packet_header;
+	if (m->packet_header)
+		m->packet_header_prog = compile_scopes(ps, roots, 1u << RD_SC_PACKET_HEADER);
+	for (size_t i = 0; i < m->nstreams; i++) {
+		struct rd_stream_class *sc = m->streams[i];
+
+		roots[RD_SC_PACKET_CONTEXT] = sc->packet_context;
+		roots[RD_SC_EVENT_HEADER] = sc->event_header;
+		roots[RD_SC_COMMON_CONTEXT] = sc->event_context;
+		if (sc->packet_context)
+			sc->packet_context_prog = compile_scopes(ps, roots, 1u << RD_SC_PACKET_CONTEXT);
+		if (sc->event_header)
+			sc->event_header_prog = compile_scopes(ps, roots, 1u << RD_SC_EVENT_HEADER);
+		bool header_named = false;
+
+		for (size_t e = 0; e < sc->nevents; e++) {
+			roots[RD_SC_SPECIFIC_CONTEXT] = sc->events[e]->context;
+			roots[RD_SC_PAYLOAD] = sc->events[e]->fields;
+			sc->events[e]->prog = compile_scopes(ps, roots, 1u << RD_SC_COMMON_CONTEXT |
+							     1u << RD_SC_SPECIFIC_CONTEXT |
+							     1u << RD_SC_PAYLOAD);
+			if (sc->events[e]->prog &&
+			    rd_prog_refers_to(sc->events[e]->prog, RD_SC_EVENT_HEADER))
+				header_named = true;
+		}
+		/* a header no path names need not say where it is, event by event */
+		if (sc->event_header_prog && !header_named)
+			sc->event_header_prog->nscopes = 0;
 	}
-	t->nstatic = n;
-	t->static_bits = off;
 }
 
 static void type_free(struct rd_type *t)
@@ -2178,7 +2226,6 @@ static void type_free(struct rd_type *t)
 	}
 	free(t->mappings);
 	free(t->shown);
-	free(t->static_off);
 	free(t->opt_of_mapping);
 	free(t->tag.text);
 	free(t->len.text);
@@ -2207,9 +2254,12 @@ void rd_meta_free(struct rd_meta *m)
 			event_class_free(sc->events[e]);
 		free(sc->events);
 		free(sc->by_id);
+		rd_prog_free(sc->packet_context_prog);
+		rd_prog_free(sc->event_header_prog);
 		free(sc);
 	}
 	free(m->streams);
+	rd_prog_free(m->packet_header_prog);
 	free(m);
 }
 
@@ -2254,7 +2304,8 @@ int rd_meta_parse(const char *text, size_t len, struct rd_meta **ret_meta,
 		for (size_t i = 0; !ps.failed && i < ps.m->nstreams; i++)
 			finalize_stream(&ps, ps.m->streams[i]);
 		for (size_t i = 0; !ps.failed && i < ps.m->ntypes; i++)
-			plan_struct(&ps, ps.m->types[i]);
+			name_members(&ps, ps.m->types[i]);
+		compile_programs(&ps);
 		if (!ps.failed && ps.m->nstreams == 0)
 			perr(&ps, "no stream or event declared");
 	} else if (!ps.failed) {

@@ -136,7 +136,7 @@ const struct ltt_value *ltt_value_child(const struct ltt_value *v, size_t idx)
 	case RD_VARIANT:
 		if (t->text || idx >= p->kids.count)
 			return NULL;
-		return (const struct ltt_value *)(p + p->kids.first + idx);
+		return (const struct ltt_value *)(p + p->kids.first + idx * p->kids.stride);
 	default:
 		return NULL;
 	}

@@ -1,7 +1,8 @@
 """Reading traces with babeltrace2, the oracle.
 
 read_events(path) decodes a trace with the bt2 Python bindings into plain
-Python values; babeltrace_text(path, *args) runs the babeltrace2 CLI.
+Python values; babeltrace_text(path, *args) runs the babeltrace2 CLI;
+assert_view_as_babeltrace2() compares `ltt view` with it.
 """
 import subprocess
 
@@ -66,3 +67,15 @@ def babeltrace_text(path, *args):
     if p.returncode != 0:
         raise AssertionError(f"babeltrace2 exited {p.returncode}:\n{p.stderr}")
     return p.stdout, p.stderr
+
+
+def assert_view_as_babeltrace2(ltt, path, opts, lines):
+    """`ltt view OPTS path` prints what `babeltrace2 OPTS path` prints, on
+    stdout (`lines` lines) and stderr, byte for byte."""
+    out, err = babeltrace_text(path, *opts)
+    got = subprocess.run([ltt, "view", *opts, str(path)], capture_output=True, text=True,
+                         timeout=300)
+    assert got.returncode == 0, got.stderr
+    assert out.count("\n") == lines
+    assert got.stdout == out
+    assert got.stderr == err

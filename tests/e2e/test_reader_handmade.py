@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import build_path
-from bt2read import babeltrace_text
+from bt2read import assert_view_as_babeltrace2, babeltrace_text
 import ctfgen
 
 LTT = build_path("src", "cli", "ltt")
@@ -136,12 +136,7 @@ def ltt(*args):
                          ids=lambda o: " ".join(o) or "default")
 def test_corner_cases_identical_to_babeltrace2(tmp_path, opts):
     path = make(tmp_path)
-    out, err = babeltrace_text(path, *opts)
-    got = ltt("view", *opts, path)
-    assert got.returncode == 0, got.stderr
-    assert out.count("\n") == 9
-    assert got.stdout == out
-    assert got.stderr == err
+    assert_view_as_babeltrace2(LTT, path, opts, 9)
 
 
 def test_corner_cases_with_another_clock(tmp_path):

@@ -1,5 +1,7 @@
 /* fuzz-packet-metadata.h - the fixed metadata of fuzz-packet.c (generated once
- * from tests/e2e/ctfgen.py with the events of test_reader_handmade.py). */
+ * from tests/e2e/ctfgen.py with the events of test_reader_handmade.py; the
+ * event "fast" added for the decode programs' one-load ops, arrays and
+ * variant tag ranges). */
 static const char fuzz_packet_metadata[] =
 	"/* CTF 1.8 */\n"
 	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
@@ -107,6 +109,20 @@ static const char fuzz_packet_metadata[] =
 	"\t\tvariant <_sel> { uint32_t A; string B; } _var;\n"
 	"\t\tuint8_t _len;\n"
 	"\t\tint3_t _bits[_len];\n"
+	"\t};\n"
+	"};\n"
+	"\n"
+	"event {\n"
+	"\tname = \"fast\";\n"
+	"\tid = 41;\n"
+	"\tstream_id = 0;\n"
+	"\tfields := struct {\n"
+	"\t\tuint8_t _n;\n"
+	"\t\tinteger { size = 64; align = 8; signed = true; byte_order = be; } _a;\n"
+	"\t\tinteger { size = 16; align = 8; signed = true; base = 16; } _b[_n];\n"
+	"\t\tenum : uint8_t { X = 0 ... 9, Y = 5 ... 20 } _t;\n"
+	"\t\tvariant <_t> { uint32_t X; string Y; } _v;\n"
+	"\t\tfloating_point { exp_dig = 11; mant_dig = 53; align = 8; } _d;\n"
 	"\t};\n"
 	"};\n"
 ;

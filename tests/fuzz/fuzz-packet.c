@@ -2,8 +2,9 @@
  * fuzz-packet.c - the packet decoder and the merge on any stream bytes, with
  * a fixed metadata (every type the reader decodes: bit fields, both byte
  * orders, floats, strings, text arrays, structs, arrays, sequences, variants,
- * enums, the compact event header with its 27-bit wrapping clock). The
- * input is split in two streams at its first byte's proportion.
+ * enums, the compact event header with its 27-bit wrapping clock), each
+ * event printed by the event and the value printers. The input is split in
+ * two streams at its first byte's proportion.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,14 +38,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = rd_reader_open_mem(fuzz_packet_metadata, sizeof(fuzz_packet_metadata) - 1,
 				 bufs, sizes, 2, &r, &err);
 	if (ret == 0) {
-		while (ltt_reader_next(r, &ev) > 0) {
-			/* touch what a printer would */
-			const struct ltt_value *v = ltt_event_scope(ev, LTT_SCOPE_PAYLOAD);
+		char *text = NULL;
+		size_t len = 0, cap = 0;
+		unsigned n = 0;
 
+		while ((ret = ltt_reader_next(r, &ev)) > 0) {
 			(void)ltt_event_name(ev);
-			if (v)
-				(void)ltt_value_count(v);
+			if (ret != LTT_RECORD_EVENT)
+				continue;
+			/* print it both ways, as ltt view would, with every set of flags */
+			len = 0;
+			ltt_event_format_pretty(ev, n++ % 8, &text, &len, &cap);
+			for (int s = 0; s < 4; s++) {
+				const struct ltt_value *v = ltt_event_scope(ev, (enum ltt_scope)s);
+
+				if (v)
+					ltt_value_format_pretty(v, 1, &text, &len, &cap);
+			}
 		}
+		free(text);
 		ltt_reader_free(r);
 	}
 	free(err);
