@@ -31,6 +31,7 @@
 #ifndef LTT_RINGBUF_RSEQ_INTERNAL_H
 #define LTT_RINGBUF_RSEQ_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/rseq.h>
 
@@ -235,29 +236,33 @@ rb_rseq_reserve(struct rseq *rs, uint32_t cpu, uint64_t *pair,
 		"cmovbq %[prev], %%rax\n\t"
 		"movq %%rax, %%rdx\n\t"
 		"subq %[prev], %%rdx\n\t"
-		"cmpq %[ts_limit], %%rdx\n\t"
+		"cmpq %c[ts_limit](%[a]), %%rdx\n\t"
 		"jae %l[slow]\n\t"		/* a long header: slow path */
-		"testq %[sb_mask], %[old]\n\t"
+		"testq %c[sb_mask](%[a]), %[old]\n\t"
 		"jz %l[slow]\n\t"		/* on a boundary: open one */
 		"movq %[old], %[end]\n\t"
-		"addq %[hdr_mask], %[end]\n\t"
-		"andq %[hdr_nmask], %[end]\n\t"
-		"addq %[hdr_size], %[end]\n\t"
-		"addq %[pay_mask], %[end]\n\t"
-		"andq %[pay_nmask], %[end]\n\t"
-		"addq %[len], %[end]\n\t"
+		"addq %c[hdr_mask](%[a]), %[end]\n\t"
+		"andq %c[hdr_nmask](%[a]), %[end]\n\t"
+		"addq %c[hdr_size](%[a]), %[end]\n\t"
+		"addq %c[pay_mask](%[a]), %[end]\n\t"
+		"andq %c[pay_nmask](%[a]), %[end]\n\t"
+		"addq %c[len](%[a]), %[end]\n\t"
 		"movq %[end], %[tmp]\n\t"
 		"xorq %[old], %[tmp]\n\t"
-		"cmpq %[sb_mask], %[tmp]\n\t"
+		"cmpq %c[sb_mask](%[a]), %[tmp]\n\t"
 		"ja %l[slow]\n\t"		/* reaches the next sub-buffer */
 		RB_RSEQ_COMMIT_PAIR("%[end]", "%%rax")
 		: [old] "=&r"(old), [prev] "=&r"(prev), [end] "=&r"(end), [tmp] "=&r"(tmp),
 		  "=&a"(ts)
-		: [rs] "r"(rs), [cpu] "r"(cpu), [pair] "r"(pair),
-		  [hdr_mask] "m"(a->hdr_mask), [hdr_nmask] "m"(a->hdr_nmask),
-		  [hdr_size] "m"(a->hdr_size), [pay_mask] "m"(a->pay_mask),
-		  [pay_nmask] "m"(a->pay_nmask), [len] "m"(a->len), [ts_limit] "m"(a->ts_limit),
-		  [sb_mask] "m"(a->sb_mask)
+		: [rs] "r"(rs), [cpu] "r"(cpu), [pair] "r"(pair), [a] "r"(a),
+		  [hdr_mask] "i"(offsetof(struct rb_rseq_reserve_args, hdr_mask)),
+		  [hdr_nmask] "i"(offsetof(struct rb_rseq_reserve_args, hdr_nmask)),
+		  [hdr_size] "i"(offsetof(struct rb_rseq_reserve_args, hdr_size)),
+		  [pay_mask] "i"(offsetof(struct rb_rseq_reserve_args, pay_mask)),
+		  [pay_nmask] "i"(offsetof(struct rb_rseq_reserve_args, pay_nmask)),
+		  [len] "i"(offsetof(struct rb_rseq_reserve_args, len)),
+		  [ts_limit] "i"(offsetof(struct rb_rseq_reserve_args, ts_limit)),
+		  [sb_mask] "i"(offsetof(struct rb_rseq_reserve_args, sb_mask))
 		: "rdx", "xmm0", "xmm1", "memory", "cc"
 		: moved, slow);
 	*ret_old = old;
