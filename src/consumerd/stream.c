@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "util/fs.h"
 #include "util/macros.h"
 
 #define PACKET_PAD 4096
+#define DRAIN_BATCH 16		/* packets written with one system call */
 
 struct cons_stream {
 	int fd, idx_fd;
@@ -68,12 +70,16 @@ err:
 	return r;
 }
 
-int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
+/*
+ * Fills the header area of pkt (ours until rb_put_subbuf()) with its CTF
+ * packet header, and entry with its index entry for file offset off;
+ * returns the bytes to write (content padded to PACKET_PAD).
+ */
+static uint64_t packet_prepare(const struct cons_stream *s, const struct rb_packet *pkt,
+			       uint64_t off, uint8_t entry[CTF_INDEX_ENTRY_SIZE])
 {
 	uint64_t size = align_up(pkt->content_size, PACKET_PAD);
 	struct ctf_packet_info info;
-	uint8_t entry[CTF_INDEX_ENTRY_SIZE];
-	int r;
 
 	if (size > pkt->packet_size)
 		size = pkt->packet_size;
@@ -88,72 +94,103 @@ int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
 		.stream_id = s->stream_id,
 		.stream_instance_id = s->cpu,
 	};
-	/* The sub-buffer is ours until rb_put_subbuf(): fill its header area. */
 	ctf_packet_header_write(pkt->data, s->uuid, CTF_BO_LE, &info);
-	r = write_all(s->fd, pkt->data, size);
-	if (r < 0)
-		goto undo;
-	ctf_index_entry_write(entry, s->offset, &info);
-	r = write_all(s->idx_fd, entry, sizeof(entry));
-	if (r < 0)
-		goto undo;
-	s->offset += size;
-	s->stats.packets++;
-	s->stats.bytes += size;
-	return 0;
-undo:
-	/* keep both files consistent: drop the partial packet and entry */
-	if (ftruncate(s->fd, (off_t)s->offset) < 0 ||
-	    ftruncate(s->idx_fd, (off_t)(CTF_INDEX_HEADER_SIZE +
-					  s->stats.packets * CTF_INDEX_ENTRY_SIZE)) < 0)
-		r = -errno;
-	lseek(s->fd, (off_t)s->offset, SEEK_SET);
-	lseek(s->idx_fd, (off_t)(CTF_INDEX_HEADER_SIZE + s->stats.packets * CTF_INDEX_ENTRY_SIZE),
-	      SEEK_SET);
-	return r;
+	ctf_index_entry_write(entry, off, &info);
+	return size;
 }
 
-/* Removes the last packet written (it was overwritten while we copied it). */
-static int drop_last_packet(struct cons_stream *s, uint64_t size)
+/* Cuts both files back to `packets` packets ending at offset. 0 or -errno. */
+static int truncate_to(struct cons_stream *s, uint64_t offset, uint64_t packets)
 {
-	uint64_t idx_end;
+	uint64_t idx_end = CTF_INDEX_HEADER_SIZE + packets * CTF_INDEX_ENTRY_SIZE;
 
-	s->offset -= size;
-	s->stats.packets--;
-	s->stats.bytes -= size;
-	s->stats.packets_lost++;
-	idx_end = CTF_INDEX_HEADER_SIZE + s->stats.packets * CTF_INDEX_ENTRY_SIZE;
-	if (ftruncate(s->fd, (off_t)s->offset) < 0 || ftruncate(s->idx_fd, (off_t)idx_end) < 0 ||
-	    lseek(s->fd, (off_t)s->offset, SEEK_SET) < 0 ||
+	if (ftruncate(s->fd, (off_t)offset) < 0 || ftruncate(s->idx_fd, (off_t)idx_end) < 0 ||
+	    lseek(s->fd, (off_t)offset, SEEK_SET) < 0 ||
 	    lseek(s->idx_fd, (off_t)idx_end, SEEK_SET) < 0)
 		return -errno;
 	return 0;
 }
 
+/*
+ * Writes n packets (at most DRAIN_BATCH): their bytes with one write, then
+ * their index entries with one. 0, or a negative errno (then neither file
+ * holds any of them).
+ */
+static int write_packets(struct cons_stream *s, const struct rb_packet *pkts, unsigned n)
+{
+	uint8_t entries[DRAIN_BATCH][CTF_INDEX_ENTRY_SIZE];
+	struct iovec iov[DRAIN_BATCH];
+	uint64_t off = s->offset;
+	int r, t;
+
+	for (unsigned i = 0; i < n; i++) {
+		iov[i].iov_base = pkts[i].data;
+		iov[i].iov_len = packet_prepare(s, &pkts[i], off, entries[i]);
+		off += iov[i].iov_len;
+	}
+	/* Straight from the shared mapping (a snapshot: from its copy). */
+	r = writev_all(s->fd, iov, (int)n);
+	if (r == 0)
+		r = write_all(s->idx_fd, entries, n * CTF_INDEX_ENTRY_SIZE);
+	if (r == 0) {
+		s->stats.packets += n;
+		s->stats.bytes += off - s->offset;
+		s->offset = off;
+		return 0;
+	}
+	/* keep both files consistent: drop the partial packets and entries (a
+	 * failure there is the worse news) */
+	t = truncate_to(s, s->offset, s->stats.packets);
+	return t < 0 ? t : r;
+}
+
+int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
+{
+	return write_packets(s, pkt, 1);
+}
+
+/* Removes the last packet written (it was overwritten while we copied it). */
+static int drop_last_packet(struct cons_stream *s, uint64_t size)
+{
+	s->offset -= size;
+	s->stats.packets--;
+	s->stats.bytes -= size;
+	s->stats.packets_lost++;
+	return truncate_to(s, s->offset, s->stats.packets);
+}
+
 int cons_stream_drain(struct cons_stream *s, struct rb_channel *chan)
 {
-	int n = 0;
+	int total = 0;
 
 	for (;;) {
-		struct rb_packet pkt;
+		struct rb_packet pkts[DRAIN_BATCH];
+		unsigned n = 1;
 		uint64_t before;
-		int r = rb_get_subbuf(chan, s->cpu, &pkt);
+		int r = rb_get_subbuf(chan, s->cpu, &pkts[0]);
 
 		if (r == -EAGAIN || r == -EBUSY)
-			return n;	/* nothing closed, or a writer still in it */
+			return total;	/* nothing closed, or a writer still in it */
 		if (r < 0)
 			return r;
+		/* Discard mode: the readable ones that follow too, in one write.
+		 * Overwrite mode: one at a time (a writer may take it back). */
+		while (chan->g.mode == RB_MODE_DISCARD && n < DRAIN_BATCH &&
+		       rb_get_subbuf_next(chan, &pkts[n - 1], &pkts[n]) == 0)
+			n++;
 		before = s->offset;
-		r = cons_stream_write(s, &pkt);
+		r = write_packets(s, pkts, n);
 		if (r < 0)
 			return r;	/* not released: retried on the next drain */
-		if (rb_put_subbuf(chan, &pkt) == -ESTALE) {
-			r = drop_last_packet(s, s->offset - before);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		n++;
+		for (unsigned i = 0; i < n; i++)
+			if (rb_put_subbuf(chan, &pkts[i]) == -ESTALE) {
+				/* overwrite mode, hence n == 1: the packet is garbage */
+				r = drop_last_packet(s, s->offset - before);
+				if (r < 0)
+					return r;
+				total--;
+			}
+		total += (int)n;
 	}
 }
 

@@ -14,6 +14,8 @@
  *
  * Prints one JSON line: {"emitted": [per thread], "refused": [per thread],
  * "packets": N, "packets_lost": N}. The e2e test reads DIR with babeltrace2.
+ * Exit status 77: rseq asked of a build without it (ThreadSanitizer's), or
+ * the TSC of a machine where it is no clock.
  */
 #include <errno.h>
 #include <poll.h>
@@ -165,6 +167,14 @@ int main(int argc, char **argv)
 	};
 	if (threads < 1 || threads > MAX_THREADS)
 		return 2;
+	if (cfg.sync == RB_SYNC_RSEQ && !rb_rseq_usable()) {
+		fprintf(stderr, "ringbuf-record: no restartable sequences in this build\n");
+		return 77;	/* the tests' "skipped" */
+	}
+	if (tsc && !ctf_clock_tsc_usable()) {
+		fprintf(stderr, "ringbuf-record: no constant, nonstop TSC here\n");
+		return 77;
+	}
 	for (unsigned i = 0; i < 16; i++)
 		uuid[i] = (uint8_t)(rand() ^ getpid() >> (i % 3));
 	r = rb_channel_create(&cfg, &chan);

@@ -904,50 +904,45 @@ int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags)
 	return 1;
 }
 
-/* The oldest unreleased sub-buffer's state: 0 complete, -EAGAIN not closed,
- * -EBUSY closed but not fully committed. */
-static int rb_oldest(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t *ret_c,
-		     uint64_t *ret_w)
+/* The state of the sub-buffer at c: 0 complete (its count in *ret_w),
+ * -EAGAIN not closed, -EBUSY closed but not fully committed. */
+static int rb_subbuf_state(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c,
+			   uint64_t *ret_w)
 {
-	const uint64_t S = chan->g.subbuf_size;
-	/* Acquire: in overwrite mode pairs with a pushing writer's release CAS
-	 * (records_base it published); in discard mode only we write it. */
-	uint64_t c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
 	/* Relaxed: whether it is closed; what is in it is ordered by the
 	 * commit count below. */
 	uint64_t wp = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
 	uint64_t w;
 
-	*ret_c = c;
-	if (wp < c + S)
+	if (wp < c + chan->g.subbuf_size)
 		return -EAGAIN;
 	/* Acquire (rb_commit_read): pairs with every writer's commit of it
 	 * (each word is a chain of RMWs: one acquire load synchronizes with
 	 * all), so records and packet info are visible. */
 	w = rb_commit_read(&buf->sb[rb_subbuf_index(chan, c)]);
 	*ret_w = w;
-	if (!rb_commit_complete(chan, c, w))
-		return -EBUSY;
-	return 0;
+	return rb_commit_complete(chan, c, w) ? 0 : -EBUSY;
 }
 
-int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
+/* The oldest unreleased sub-buffer's position and state (rb_subbuf_state()). */
+static int rb_oldest(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t *ret_c,
+		     uint64_t *ret_w)
+{
+	/* Acquire: in overwrite mode pairs with a pushing writer's release CAS
+	 * (records_base it published); in discard mode only we write it. */
+	*ret_c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
+	return rb_subbuf_state(chan, buf, *ret_c, ret_w);
+}
+
+/* Hands out the complete sub-buffer at c of CPU buffer cpu (count w). */
+static int rb_take(struct rb_channel *chan, unsigned cpu, uint64_t c, uint64_t w,
+		   struct rb_packet *pkt)
 {
 	const uint64_t S = chan->g.subbuf_size;
-	struct rb_consumer_cpu *cc;
-	struct rb_cpu_ctl *buf;
-	struct rb_subbuf_ctl *sb;
-	uint64_t c, w, content, d;
-	int r;
+	struct rb_consumer_cpu *cc = &chan->ccpu[cpu];
+	struct rb_subbuf_ctl *sb = &rb_cpu(chan, cpu)->sb[rb_subbuf_index(chan, c)];
+	uint64_t content, d;
 
-	if (cpu >= chan->g.nr_cpus)
-		return -EINVAL;
-	buf = rb_cpu(chan, cpu);
-	cc = &chan->ccpu[cpu];
-	r = rb_oldest(chan, buf, &c, &w);
-	if (r < 0)
-		return r;
-	sb = &buf->sb[rb_subbuf_index(chan, c)];
 	/* Relaxed: ordered by the acquire of the commit words. */
 	content = atomic_load_explicit(&sb->content_size, memory_order_relaxed);
 	if (atomic_load_explicit(&sb->closed_pos, memory_order_relaxed) != c + 1 ||
@@ -969,6 +964,34 @@ int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
 	pkt->cpu = cpu;
 	cc->stuck = false;
 	return 0;
+}
+
+int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
+{
+	uint64_t c, w;
+	int r;
+
+	if (cpu >= chan->g.nr_cpus)
+		return -EINVAL;
+	r = rb_oldest(chan, rb_cpu(chan, cpu), &c, &w);
+	return r < 0 ? r : rb_take(chan, cpu, c, w, pkt);
+}
+
+int rb_get_subbuf_next(struct rb_channel *chan, const struct rb_packet *prev,
+		       struct rb_packet *pkt)
+{
+	const uint64_t c = prev->pos + chan->g.subbuf_size;
+	uint64_t w;
+	int r;
+
+	if (prev->cpu >= chan->g.nr_cpus)
+		return -EINVAL;
+	/* Not past the end of the ring: that slot is the oldest's. */
+	if (c - atomic_load_explicit(&rb_cpu(chan, prev->cpu)->consumed, memory_order_relaxed) >=
+	    chan->g.subbuf_size << chan->num_order)
+		return -EAGAIN;
+	r = rb_subbuf_state(chan, rb_cpu(chan, prev->cpu), c, &w);
+	return r < 0 ? r : rb_take(chan, prev->cpu, c, w, pkt);
 }
 
 static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c, uint64_t w)
