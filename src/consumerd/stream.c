@@ -8,14 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "util/fs.h"
 #include "util/macros.h"
 
 #define PACKET_PAD 4096
-#define DRAIN_BATCH 16		/* packets written with one system call */
 
 struct cons_stream {
 	int fd, idx_fd;
@@ -112,41 +110,28 @@ static int truncate_to(struct cons_stream *s, uint64_t offset, uint64_t packets)
 }
 
 /*
- * Writes n packets (at most DRAIN_BATCH): their bytes with one write, then
- * their index entries with one. 0, or a negative errno (then neither file
- * holds any of them).
+ * Writes one packet: its bytes straight from the shared mapping (a
+ * snapshot: from its copy), then its index entry. 0, or a negative errno
+ * (then neither file holds any of it).
  */
-static int write_packets(struct cons_stream *s, const struct rb_packet *pkts, unsigned n)
+int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
 {
-	uint8_t entries[DRAIN_BATCH][CTF_INDEX_ENTRY_SIZE];
-	struct iovec iov[DRAIN_BATCH];
-	uint64_t off = s->offset;
-	int r, t;
+	uint8_t entry[CTF_INDEX_ENTRY_SIZE];
+	uint64_t size = packet_prepare(s, pkt, s->offset, entry);
+	int r = write_all(s->fd, pkt->data, size), t;
 
-	for (unsigned i = 0; i < n; i++) {
-		iov[i].iov_base = pkts[i].data;
-		iov[i].iov_len = packet_prepare(s, &pkts[i], off, entries[i]);
-		off += iov[i].iov_len;
-	}
-	/* Straight from the shared mapping (a snapshot: from its copy). */
-	r = writev_all(s->fd, iov, (int)n);
 	if (r == 0)
-		r = write_all(s->idx_fd, entries, n * CTF_INDEX_ENTRY_SIZE);
+		r = write_all(s->idx_fd, entry, sizeof(entry));
 	if (r == 0) {
-		s->stats.packets += n;
-		s->stats.bytes += off - s->offset;
-		s->offset = off;
+		s->offset += size;
+		s->stats.packets++;
+		s->stats.bytes += size;
 		return 0;
 	}
-	/* keep both files consistent: drop the partial packets and entries (a
+	/* keep both files consistent: drop the partial packet and entry (a
 	 * failure there is the worse news) */
 	t = truncate_to(s, s->offset, s->stats.packets);
 	return t < 0 ? t : r;
-}
-
-int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
-{
-	return write_packets(s, pkt, 1);
 }
 
 /* Removes the last packet written (it was overwritten while we copied it). */
@@ -159,38 +144,36 @@ static int drop_last_packet(struct cons_stream *s, uint64_t size)
 	return truncate_to(s, s->offset, s->stats.packets);
 }
 
+/*
+ * Each sub-buffer is written and released at once, before the next is
+ * taken: writing several with one system call would save little and keep
+ * them all from the writers until the last is written (at a few hundred
+ * MB/s a writer needs a sub-buffer back within a millisecond or two).
+ */
 int cons_stream_drain(struct cons_stream *s, struct rb_channel *chan)
 {
-	int total = 0;
+	int n = 0;
 
 	for (;;) {
-		struct rb_packet pkts[DRAIN_BATCH];
-		unsigned n = 1;
+		struct rb_packet pkt;
 		uint64_t before;
-		int r = rb_get_subbuf(chan, s->cpu, &pkts[0]);
+		int r = rb_get_subbuf(chan, s->cpu, &pkt);
 
 		if (r == -EAGAIN || r == -EBUSY)
-			return total;	/* nothing closed, or a writer still in it */
+			return n;	/* nothing closed, or a writer still in it */
 		if (r < 0)
 			return r;
-		/* Discard mode: the readable ones that follow too, in one write.
-		 * Overwrite mode: one at a time (a writer may take it back). */
-		while (chan->g.mode == RB_MODE_DISCARD && n < DRAIN_BATCH &&
-		       rb_get_subbuf_next(chan, &pkts[n - 1], &pkts[n]) == 0)
-			n++;
 		before = s->offset;
-		r = write_packets(s, pkts, n);
+		r = cons_stream_write(s, &pkt);
 		if (r < 0)
 			return r;	/* not released: retried on the next drain */
-		for (unsigned i = 0; i < n; i++)
-			if (rb_put_subbuf(chan, &pkts[i]) == -ESTALE) {
-				/* overwrite mode, hence n == 1: the packet is garbage */
-				r = drop_last_packet(s, s->offset - before);
-				if (r < 0)
-					return r;
-				total--;
-			}
-		total += (int)n;
+		if (rb_put_subbuf(chan, &pkt) == -ESTALE) {
+			r = drop_last_packet(s, s->offset - before);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		n++;
 	}
 }
 

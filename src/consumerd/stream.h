@@ -8,10 +8,9 @@
  * (which the ring buffer reserves for it) from the ring buffer's packet
  * info (channels are created with CTF_RB_HDR_AREA_SIZE of header area,
  * ctf/ctf-rb-client.h), then writes the packet, padded to a 4 KiB multiple
- * as LTTng does, straight from the shared mapping; the readable sub-buffers
- * that follow one another go out with one writev() (and their index entries
- * with one write()). Files grow as packets arrive (no temporary names): a
- * live viewer or a crash leaves a readable prefix.
+ * as LTTng does, straight from the shared mapping, and releases it at once.
+ * Files grow as packets arrive (no temporary names): a live viewer or a
+ * crash leaves a readable prefix.
  *
  * Context: the consumer thread that owns the channel; not thread-safe.
  */

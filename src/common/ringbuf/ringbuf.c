@@ -977,23 +977,6 @@ int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
 	return r < 0 ? r : rb_take(chan, cpu, c, w, pkt);
 }
 
-int rb_get_subbuf_next(struct rb_channel *chan, const struct rb_packet *prev,
-		       struct rb_packet *pkt)
-{
-	const uint64_t c = prev->pos + chan->g.subbuf_size;
-	uint64_t w;
-	int r;
-
-	if (prev->cpu >= chan->g.nr_cpus)
-		return -EINVAL;
-	/* Not past the end of the ring: that slot is the oldest's. */
-	if (c - atomic_load_explicit(&rb_cpu(chan, prev->cpu)->consumed, memory_order_relaxed) >=
-	    chan->g.subbuf_size << chan->num_order)
-		return -EAGAIN;
-	r = rb_subbuf_state(chan, rb_cpu(chan, prev->cpu), c, &w);
-	return r < 0 ? r : rb_take(chan, prev->cpu, c, w, pkt);
-}
-
 static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c, uint64_t w)
 {
 	struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, c)];

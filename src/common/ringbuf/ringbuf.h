@@ -741,17 +741,6 @@ int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags);
 int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt);
 
 /*
- * rb_get_subbuf_next - takes the sub-buffer after prev (taken by
- * rb_get_subbuf() or this function, not released yet) if it is complete, so
- * that the consumer can write several at once. Context: consumer. Same
- * returns as rb_get_subbuf() (-EAGAIN also at the end of the ring); the
- * sub-buffers taken are released in order with rb_put_subbuf(). Overwrite
- * mode: a writer may push prev meanwhile (each put says so).
- */
-int rb_get_subbuf_next(struct rb_channel *chan, const struct rb_packet *prev,
-		       struct rb_packet *pkt);
-
-/*
  * rb_put_subbuf - releases the sub-buffer taken by rb_get_subbuf().
  * Returns 0; in overwrite mode -ESTALE if writers overwrote it meanwhile
  * (counted in subbufs_lost: the consumer must drop what it read).

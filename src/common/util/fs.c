@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 int mkdir_p(const char *path, mode_t mode)
@@ -28,29 +27,6 @@ int mkdir_p(const char *path, mode_t mode)
 		if (!c)
 			return 0;
 	}
-}
-
-int writev_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		while (n > 0 && (size_t)w >= iov->iov_len) {
-			w -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= (size_t)w;
-		}
-	}
-	return 0;
 }
 
 int write_all(int fd, const void *buf, size_t len)

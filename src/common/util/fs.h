@@ -14,11 +14,6 @@ int mkdir_p(const char *path, mode_t mode);
 /* write(2) until all len bytes are written (EINTR retried). 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 
-struct iovec;
-/* Writes the n buffers of iov whole (they are consumed: iov is changed),
- * retrying on EINTR and short writes; 0 or -errno. */
-int writev_all(int fd, struct iovec *iov, int n);
-
 /*
  * Finds one of ltt's programs: $env_var if set, else `name` beside the
  * running program (installed side by side), else in the build tree

@@ -334,41 +334,6 @@ TEST(discard_counting_when_full)
 	rb_channel_free(chan);
 }
 
-TEST(consumer_takes_consecutive_subbuffers_at_once)
-{
-	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, 1);
-	struct rb_packet pkts[4];
-	struct tc_verifier v;
-	uint32_t seq = 0;
-
-	tc_verifier_init(&v, 1, 1, 100000);
-	for (int round = 0; round < 5; round++) {	/* around the ring several times */
-		unsigned n = 1;
-
-		/* three full sub-buffers and an open fourth */
-		while (TC_EMIT(&tc_client_fake, chan, 0, 0, seq, 100, seq) == 0)
-			seq++;
-		seq++;	/* the refused one */
-		ASSERT_OK(rb_get_subbuf(chan, 0, &pkts[0]));
-		while (n < 4 && rb_get_subbuf_next(chan, &pkts[n - 1], &pkts[n]) == 0)
-			n++;
-		ASSERT_EQ_INT(n, 3);
-		ASSERT_EQ_INT(rb_get_subbuf_next(chan, &pkts[2], &pkts[3]), -EAGAIN); /* open */
-		for (unsigned i = 0; i < n; i++) {
-			ASSERT_EQ_U64(pkts[i].pos, pkts[0].pos + i * 4 * KIB);
-			if (tc_verify_packet(&v, &pkts[i], 1) < 0)
-				test_fail(__FILE__, __LINE__, "%s", v.err);
-		}
-		for (unsigned i = 0; i < n; i++)
-			ASSERT_OK(rb_put_subbuf(chan, &pkts[i]));
-	}
-	if (tc_final_drain(chan, &v, 1) < 0)
-		test_fail(__FILE__, __LINE__, "%s", v.err);
-	ASSERT_EQ_U64(v.total + v.last_discarded[0], seq);
-	tc_verifier_free(&v);
-	rb_channel_free(chan);
-}
-
 TEST(overwrite_keeps_the_newest_subbuffers)
 {
 	const uint32_t N = 4;
