@@ -515,6 +515,8 @@ static void rb_commit_bytes(struct rb_channel *chan, struct rb_cpu_ctl *buf, uns
 		other = atomic_load_explicit(&sb->commit_local, memory_order_relaxed);
 #ifdef RB_HAVE_RSEQ
 done:
+#else
+	(void)cpu;	/* no sequence to run on it */
 #endif
 	if (rb_commit_complete(chan, pos, v + other))
 		rb_deliver_slow(chan, buf);
@@ -755,6 +757,7 @@ int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, si
 
 /* ---- consumer ---- */
 
+#ifdef RB_HAVE_RSEQ
 /*
  * The consumer's way onto CPU cpu, for the sequences of rseq channels: the
  * calling thread's affinity is saved and narrowed to cpu (sched_setaffinity
@@ -799,7 +802,6 @@ static void rb_unpin(struct rb_pin *pin)
 	CPU_FREE(pin->saved);
 }
 
-#ifdef RB_HAVE_RSEQ
 /*
  * Runs fn(rs, cpu, arg) with the calling thread on CPU cpu (rb_pin()), rs
  * its rseq area: how the consumer becomes, for a moment, a writer of CPU
@@ -1082,6 +1084,7 @@ static int rb_force_complete(struct rb_channel *chan, unsigned cpu, struct rb_su
 #ifdef RB_HAVE_RSEQ
 		r = rb_run_on_cpu(cpu, rb_complete_on_cpu, &a);
 #else
+		(void)cpu;
 		r = -EOPNOTSUPP;
 #endif
 	}

@@ -87,6 +87,9 @@
 #define RB_TSAN 1
 #endif
 #endif
+#ifdef RB_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 /* glibc >= 2.35 registers rseq for every thread and exports where its area
  * is. ThreadSanitizer does not see inline assembly: its builds use the atomic
@@ -484,9 +487,28 @@ static inline bool rb_pair_cas(struct rb_cpu_ctl *buf, struct rb_pair *expect,
 {
 	typedef unsigned __int128 rb_u128;
 	rb_u128 e = (rb_u128)expect->ts << 64 | expect->pos;
-	rb_u128 d = (rb_u128)desired.ts << 64 | desired.pos;
-	rb_u128 v = __sync_val_compare_and_swap((rb_u128 *)(void *)&buf->write_pos, e, d);
+	rb_u128 v;
 
+#ifdef RB_TSAN
+	/*
+	 * ThreadSanitizer runs 16-byte atomics under a lock of its own, which
+	 * other processes do not take: the instruction itself, and the
+	 * acquire and release it is, told to TSan on the pair's address (the
+	 * same address its loads acquire from).
+	 */
+	uint64_t lo = expect->pos, hi = expect->ts;
+
+	__tsan_release((void *)&buf->write_pos);
+	__asm__ volatile("lock cmpxchg16b %[pair]"
+			 : "+a"(lo), "+d"(hi), [pair] "+m"(*(rb_u128 *)(void *)&buf->write_pos)
+			 : "b"(desired.pos), "c"(desired.ts)
+			 : "memory", "cc");
+	__tsan_acquire((void *)&buf->write_pos);
+	v = (rb_u128)hi << 64 | lo;
+#else
+	v = __sync_val_compare_and_swap((rb_u128 *)(void *)&buf->write_pos, e,
+					 (rb_u128)desired.ts << 64 | desired.pos);
+#endif
 	if (v == e)
 		return true;
 	expect->pos = (uint64_t)v;
