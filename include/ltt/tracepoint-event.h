@@ -104,7 +104,7 @@
 	(sizeof(_type) == sizeof(float) ? FLT_MANT_DIG :                       \
 	 sizeof(_type) == sizeof(double) ? DBL_MANT_DIG : LDBL_MANT_DIG)
 #define LTT__TP_INT_TYPE(_type, _byte_order, _base)                            \
-	{ .size = sizeof(_type) * 8, .alignment = LTT__TP_ALIGNOF(_type) * 8,      \
+	{ .size = sizeof(_type) * 8, .alignment = LTT__TP_ALIGNOF(_type) * 8,  \
 	  .is_signed = LTT__TP_IS_SIGNED(_type), .base = (_base),              \
 	  .byte_order = (_byte_order) }
 
@@ -264,7 +264,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 	  .type = { .kind = LTT_TYPE_FLOAT,                                    \
 		    .u = { .fp = { .exp_dig = sizeof(_type) * 8 - LTT__TP_MANT_DIG(_type), \
 				   .mant_dig = LTT__TP_MANT_DIG(_type),        \
-				   .alignment = LTT__TP_ALIGNOF(_type) * 8,        \
+				   .alignment = LTT__TP_ALIGNOF(_type) * 8,    \
 				   .byte_order = LTT_BYTE_ORDER_HOST } } },    \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
 #define LTT__FS(_name, _src, _nowrite)                                         \
@@ -440,7 +440,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #define LTT__TP_WRITE_SCALAR(_type, _src, _byte_order, _nowrite)               \
 	if (!(_nowrite)) {                                                     \
 		_type ltt__v = (_type)(_src);                                  \
-		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type));  \
+		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type)); \
 		ltt__tp_copy(ltt__p + ltt__pos, &ltt__v, sizeof(_type), 1, (_byte_order)); \
 		ltt__pos += sizeof(_type);                                     \
 	}
@@ -457,7 +457,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 	}                                                                      \
 	ltt__di++;
 #define LTT__TP_WRITE_ELEMENTS(_type, _src, _n, _encoding, _byte_order)        \
-	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type));          \
+	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type));      \
 	if ((_encoding) != LTT_ENCODING_NONE)                                  \
 		ltt__tp_textcpy(ltt__p + ltt__pos, (const char *)(_src), sizeof(_type) * (_n)); \
 	else                                                                   \

@@ -27,7 +27,10 @@
  *     ust_event_ids, published by the listener thread before the record
  *     can be needed: an event without an id for the slot's current key is
  *     not recorded there), then the payload at a packet offset that is a
- *     multiple of align.
+ *     multiple of align. The ring buffer reserves on the calling thread's
+ *     CPU, in restartable sequences on rseq channels (a thread without
+ *     rseq has its events of those counted as discarded: ringbuf.h); the
+ *     reservation lives in ctx->priv until commit.
  *  6. Slots and the mappings they point to are never freed while the
  *     process runs (a probe may still be inside one when it is detached):
  *     detaching only unpublishes.
