@@ -1,19 +1,21 @@
 /*
  * ringbuf-bench - ns per reserve+commit on the ring buffer's writer path.
  *
- * For 16- and 64-byte payloads and 1 and 2 writer threads, in discard mode
- * with a consumer thread draining (read timer: 50 us sleeps when idle):
- * each writer records `--events` records (4-byte compact header,
- * CLOCK_MONOTONIC or rdtscp timestamps, payload memcpy), timed in its own
- * thread CPU time (the machine is shared: wall time would count other
- * processes' slices); a repetition's value is the mean over its threads of
- * CPU time / records. Prints the median and min-max of `--reps`
- * repetitions as a table, or as JSON with --json. Not a test: numbers
- * depend on the machine and its load.
+ * For 16- and 64-byte payloads and 1 and 2 writer threads (thread i on CPU
+ * i), in discard mode with a consumer thread draining (read timer: 50 us
+ * sleeps when idle), for each way a channel can be: atomic with the
+ * CLOCK_MONOTONIC clock, atomic with the TSC, rseq (TSC): each writer
+ * records `--events` records (4-byte compact header, payload memcpy),
+ * timed in its own thread CPU time (the machine is shared: wall time would
+ * count other processes' slices); a repetition's value is the mean over
+ * its threads of CPU time / records. Prints the median and min-max of
+ * `--reps` repetitions as a table, or as JSON with --json. Not a test:
+ * numbers depend on the machine and its load.
  *
  *   ringbuf-bench [--json] [--reps N] [--events N]
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,23 +33,22 @@ static size_t bench_header_size(uint64_t pos, uint64_t ts, uint64_t prev_ts)
 	return pad + 4 + (size_t)align_pad(pos + pad + 4, 8) + 8;
 }
 
-static const struct rb_client bench_client = { rb_clock_monotonic, bench_header_size };
+/* The channel's clock; a 4-byte header at a multiple of 4 for 27-bit deltas. */
+static const struct rb_client bench_client = { NULL, bench_header_size, 4, 4, 27 };
 
-/* The raw TSC, ordered after earlier loads (rdtscp), in cycles: what a TSC
- * clock hook could cost; shows the ring buffer's own share. */
-static uint64_t bench_tsc(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static const struct rb_client bench_client_tsc = { bench_tsc, bench_header_size };
+/* The ways a channel can be synchronized and timed. */
+static const struct variant {
+	const char *name;
+	enum rb_clock clock;
+	enum rb_sync sync;
+} variants[] = {
+	{ "atomic+monotonic", RB_CLOCK_MONOTONIC, RB_SYNC_ATOMIC },
+	{ "atomic+tsc", RB_CLOCK_TSC, RB_SYNC_ATOMIC },
+	{ "rseq+tsc", RB_CLOCK_TSC, RB_SYNC_RSEQ },
+};
 
 struct run {
 	struct rb_channel *chan;
-	bool tsc;
 	size_t size;
 	uint64_t events;
 	_Atomic int go, stop;
@@ -80,7 +81,7 @@ write_loop(const struct rb_client *cl, struct rb_channel *chan, uint64_t events,
 	for (uint64_t i = 0; i < events; i++) {
 		struct rb_ctx ctx;
 
-		if (likely(rb_reserve(cl, chan, rb_current_cpu(chan), size, 8, &ctx) == 0)) {
+		if (likely(rb_reserve(cl, chan, size, 8, &ctx) == 0)) {
 			uint32_t hdr = 1u | (uint32_t)(ctx.ts << 5);
 
 			memcpy(ctx.rec + align_pad(ctx.pos, 4), &hdr, 4);
@@ -99,17 +100,18 @@ static void *writer(void *p)
 	struct run *r = a->run;
 	unsigned char payload[64];
 	uint64_t refused, t0, t1;
+	cpu_set_t set;
 
+	CPU_ZERO(&set);
+	CPU_SET(a->idx % r->chan->g.nr_cpus, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 	memset(payload, 0x5a, sizeof(payload));
 	/* Relaxed counter; acquire on go pairs with the main thread's release. */
 	atomic_fetch_add_explicit(&r->ready, 1, memory_order_relaxed);
 	while (!atomic_load_explicit(&r->go, memory_order_acquire))
 		;
 	t0 = thread_cpu_ns();
-	if (r->tsc)
-		refused = write_loop(&bench_client_tsc, r->chan, r->events, r->size, payload);
-	else
-		refused = write_loop(&bench_client, r->chan, r->events, r->size, payload);
+	refused = write_loop(&bench_client, r->chan, r->events, r->size, payload);
 	t1 = thread_cpu_ns();
 	r->ns[a->idx] = (double)(t1 - t0) / (double)r->events;
 	r->refused[a->idx] = refused;
@@ -139,14 +141,15 @@ static void *consumer(void *p)
 	return NULL;
 }
 
-static int one_rep(bool tsc, size_t size, unsigned threads, uint64_t events, double *ret_ns,
-		   double *ret_refused)
+static int one_rep(const struct variant *v, size_t size, unsigned threads, uint64_t events,
+		   double *ret_ns, double *ret_refused)
 {
 	struct rb_config cfg = {
 		.subbuf_size = 256 * 1024, .num_subbufs = 8, .hdr_area_size = 64,
-		.mode = RB_MODE_DISCARD, .name = "bench", .client = &bench_client,
+		.mode = RB_MODE_DISCARD, .clock = v->clock, .sync = v->sync, .name = "bench",
+		.client = &bench_client,
 	};
-	struct run r = { .tsc = tsc, .size = size, .events = events };
+	struct run r = { .size = size, .events = events };
 	struct warg wa[2];
 	pthread_t wt[2], ct;
 	int ret = rb_channel_create(&cfg, &r.chan);
@@ -224,33 +227,35 @@ int main(int argc, char **argv)
 		       reps, (unsigned long long)events, clk[reps / 2]);
 	else
 		printf("clock_gettime(CLOCK_MONOTONIC): %.1f ns\n"
-		       "%-8s %-8s %10s %10s %10s %10s\n", clk[reps / 2], "payload", "threads",
+		       "%-18s %-8s %-8s %10s %10s %10s %10s\n", clk[reps / 2], "channel", "payload",
+		       "threads",
 		       "median ns", "min ns", "max ns", "refused");
-	for (int tsc = 0; tsc < 2; tsc++)
+	for (size_t v = 0; v < ARRAY_SIZE(variants); v++)
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
 			double ns[64], refused = 0, rf;
 
 			for (unsigned r = 0; r < reps; r++) {
-				int ret = one_rep(tsc, sizes[s], threads[t], events, &ns[r], &rf);
+				int ret = one_rep(&variants[v], sizes[s], threads[t], events, &ns[r],
+						  &rf);
 
 				if (ret < 0) {
-					fprintf(stderr, "ringbuf-bench: cannot create channel: %s\n",
-						strerror(-ret));
+					fprintf(stderr, "ringbuf-bench: cannot create a %s channel: %s\n",
+						variants[v].name, strerror(-ret));
 					return 1;
 				}
 				refused += rf / reps;
 			}
 			qsort(ns, reps, sizeof(double), cmp_double);
 			if (json)
-				printf("%s{\"clock\": \"%s\", \"payload\": %zu, \"threads\": %u, "
+				printf("%s{\"channel\": \"%s\", \"payload\": %zu, \"threads\": %u, "
 				       "\"median_ns\": %.2f, \"min_ns\": %.2f, \"max_ns\": %.2f, "
 				       "\"refused\": %.4f}",
-				       first ? "" : ", ", tsc ? "rdtscp" : "monotonic", sizes[s], threads[t], ns[reps / 2], ns[0],
-				       ns[reps - 1], refused);
+				       first ? "" : ", ", variants[v].name, sizes[s], threads[t],
+				       ns[reps / 2], ns[0], ns[reps - 1], refused);
 			else
-				printf("%-10s %-8zu %-8u %10.1f %10.1f %10.1f %9.2f%%\n",
-				       tsc ? "rdtscp" : "monotonic", sizes[s],
+				printf("%-18s %-8zu %-8u %10.1f %10.1f %10.1f %9.2f%%\n",
+				       variants[v].name, sizes[s],
 				       threads[t], ns[reps / 2], ns[0], ns[reps - 1], refused * 100);
 			first = false;
 		}

@@ -24,12 +24,14 @@
  *                 that register it with libltt-ust
  *
  * Layout of a record (what the metadata must declare): fields in order,
- * each integer/float/enum at its type's natural alignment (__alignof__),
- * strings byte-aligned with their NUL, arrays at their element's
- * alignment, and a sequence preceded by its length field
- * "_NAME_length" (an integer of the length type, at its own alignment),
- * elements after it at theirs; _nowrite fields are absent. Padding is
- * zeroed. See doc/design/tracepoint.md.
+ * each integer/float/enum at its type's alignment (LTT__TP_ALIGNOF: one
+ * byte on x86, where records are packed as lttng-ust packs them; the
+ * natural __alignof__ elsewhere), strings byte-aligned with their NUL,
+ * arrays at their element's alignment, and a sequence preceded by its
+ * length field "_NAME_length" (an integer of the length type, at its own
+ * alignment), elements after it at theirs; _nowrite fields are absent.
+ * Padding is zeroed. The descriptors carry each alignment, so the metadata
+ * says what the probe wrote. See doc/design/tracepoint.md.
  */
 #if defined(TRACEPOINT_CREATE_PROBES) && !defined(LTT_TRACEPOINT_NO_CLASSIC)
 #undef TRACEPOINT_CREATE_PROBES
@@ -90,12 +92,19 @@
 #ifndef LTT__TP_PROBE_HELPERS
 #define LTT__TP_PROBE_HELPERS
 #define LTT__TP_NULL_STRING "(null)"
+/* Alignment of a field of this type in a record: packed on x86 (unaligned
+ * accesses cost nothing there: fewer bytes per event). */
+#if defined(__i386__) || defined(__x86_64__)
+#define LTT__TP_ALIGNOF(_type) 1
+#else
+#define LTT__TP_ALIGNOF(_type) __alignof__(_type)
+#endif
 #define LTT__TP_MAX(_a, _b) ((_a) > (_b) ? (_a) : (_b))
 #define LTT__TP_MANT_DIG(_type)                                                \
 	(sizeof(_type) == sizeof(float) ? FLT_MANT_DIG :                       \
 	 sizeof(_type) == sizeof(double) ? DBL_MANT_DIG : LDBL_MANT_DIG)
 #define LTT__TP_INT_TYPE(_type, _byte_order, _base)                            \
-	{ .size = sizeof(_type) * 8, .alignment = __alignof__(_type) * 8,      \
+	{ .size = sizeof(_type) * 8, .alignment = LTT__TP_ALIGNOF(_type) * 8,  \
 	  .is_signed = LTT__TP_IS_SIGNED(_type), .base = (_base),              \
 	  .byte_order = (_byte_order) }
 
@@ -255,7 +264,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 	  .type = { .kind = LTT_TYPE_FLOAT,                                    \
 		    .u = { .fp = { .exp_dig = sizeof(_type) * 8 - LTT__TP_MANT_DIG(_type), \
 				   .mant_dig = LTT__TP_MANT_DIG(_type),        \
-				   .alignment = __alignof__(_type) * 8,        \
+				   .alignment = LTT__TP_ALIGNOF(_type) * 8,    \
 				   .byte_order = LTT_BYTE_ORDER_HOST } } },    \
 	  .flags = LTT__TP_NOWRITE(_nowrite) },
 #define LTT__FS(_name, _src, _nowrite)                                         \
@@ -326,8 +335,8 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 /* A fixed-size field of n elements of type. */
 #define LTT__TP_SIZE_FIXED(_type, _n, _nowrite)                                \
 	if (!(_nowrite)) {                                                     \
-		ltt__len = ltt__tp_align(ltt__len, __alignof__(_type)) + sizeof(_type) * (_n); \
-		ltt__align = LTT__TP_MAX(ltt__align, __alignof__(_type));      \
+		ltt__len = ltt__tp_align(ltt__len, LTT__TP_ALIGNOF(_type)) + sizeof(_type) * (_n); \
+		ltt__align = LTT__TP_MAX(ltt__align, LTT__TP_ALIGNOF(_type));  \
 	}
 #define LTT__FI(_type, _name, _src, _byte_order, _base, _nowrite)              \
 	LTT__TP_SIZE_FIXED(_type, 1, _nowrite)
@@ -431,7 +440,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #define LTT__TP_WRITE_SCALAR(_type, _src, _byte_order, _nowrite)               \
 	if (!(_nowrite)) {                                                     \
 		_type ltt__v = (_type)(_src);                                  \
-		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));  \
+		ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type)); \
 		ltt__tp_copy(ltt__p + ltt__pos, &ltt__v, sizeof(_type), 1, (_byte_order)); \
 		ltt__pos += sizeof(_type);                                     \
 	}
@@ -448,7 +457,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 	}                                                                      \
 	ltt__di++;
 #define LTT__TP_WRITE_ELEMENTS(_type, _src, _n, _encoding, _byte_order)        \
-	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, __alignof__(_type));          \
+	ltt__pos = ltt__tp_pad(ltt__p, ltt__pos, LTT__TP_ALIGNOF(_type));      \
 	if ((_encoding) != LTT_ENCODING_NONE)                                  \
 		ltt__tp_textcpy(ltt__p + ltt__pos, (const char *)(_src), sizeof(_type) * (_n)); \
 	else                                                                   \

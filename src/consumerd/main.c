@@ -123,8 +123,13 @@ static int flush(struct channel *c, unsigned flags)
 	uint64_t deadline = now_ns() + FLUSH_WAIT_NS;
 	int r;
 
-	for (unsigned cpu = 0; cpu < c->ncpu; cpu++)
-		rb_flush(c->chan, cpu, flags);
+	for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
+		/* rseq channels: this thread moves to CPU cpu for it (ringbuf.h) */
+		r = rb_flush(c->chan, cpu, flags);
+		if (r < 0 && r != -ENOBUFS)
+			log_msg("channel %llu, CPU %u: cannot close the open sub-buffer: %s",
+				(unsigned long long)c->key, cpu, strerror(-r));
+	}
 	for (;;) {
 		bool pending = false;
 

@@ -68,12 +68,16 @@ err:
 	return r;
 }
 
-int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
+/*
+ * Fills the header area of pkt (ours until rb_put_subbuf()) with its CTF
+ * packet header, and entry with its index entry for file offset off;
+ * returns the bytes to write (content padded to PACKET_PAD).
+ */
+static uint64_t packet_prepare(const struct cons_stream *s, const struct rb_packet *pkt,
+			       uint64_t off, uint8_t entry[CTF_INDEX_ENTRY_SIZE])
 {
 	uint64_t size = align_up(pkt->content_size, PACKET_PAD);
 	struct ctf_packet_info info;
-	uint8_t entry[CTF_INDEX_ENTRY_SIZE];
-	int r;
 
 	if (size > pkt->packet_size)
 		size = pkt->packet_size;
@@ -88,48 +92,64 @@ int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
 		.stream_id = s->stream_id,
 		.stream_instance_id = s->cpu,
 	};
-	/* The sub-buffer is ours until rb_put_subbuf(): fill its header area. */
 	ctf_packet_header_write(pkt->data, s->uuid, CTF_BO_LE, &info);
-	r = write_all(s->fd, pkt->data, size);
-	if (r < 0)
-		goto undo;
-	ctf_index_entry_write(entry, s->offset, &info);
-	r = write_all(s->idx_fd, entry, sizeof(entry));
-	if (r < 0)
-		goto undo;
-	s->offset += size;
-	s->stats.packets++;
-	s->stats.bytes += size;
-	return 0;
-undo:
-	/* keep both files consistent: drop the partial packet and entry */
-	if (ftruncate(s->fd, (off_t)s->offset) < 0 ||
-	    ftruncate(s->idx_fd, (off_t)(CTF_INDEX_HEADER_SIZE +
-					  s->stats.packets * CTF_INDEX_ENTRY_SIZE)) < 0)
-		r = -errno;
-	lseek(s->fd, (off_t)s->offset, SEEK_SET);
-	lseek(s->idx_fd, (off_t)(CTF_INDEX_HEADER_SIZE + s->stats.packets * CTF_INDEX_ENTRY_SIZE),
-	      SEEK_SET);
-	return r;
+	ctf_index_entry_write(entry, off, &info);
+	return size;
 }
 
-/* Removes the last packet written (it was overwritten while we copied it). */
-static int drop_last_packet(struct cons_stream *s, uint64_t size)
+/* Cuts both files back to `packets` packets ending at offset. 0 or -errno. */
+static int truncate_to(struct cons_stream *s, uint64_t offset, uint64_t packets)
 {
-	uint64_t idx_end;
+	uint64_t idx_end = CTF_INDEX_HEADER_SIZE + packets * CTF_INDEX_ENTRY_SIZE;
 
-	s->offset -= size;
-	s->stats.packets--;
-	s->stats.bytes -= size;
-	s->stats.packets_lost++;
-	idx_end = CTF_INDEX_HEADER_SIZE + s->stats.packets * CTF_INDEX_ENTRY_SIZE;
-	if (ftruncate(s->fd, (off_t)s->offset) < 0 || ftruncate(s->idx_fd, (off_t)idx_end) < 0 ||
-	    lseek(s->fd, (off_t)s->offset, SEEK_SET) < 0 ||
+	if (ftruncate(s->fd, (off_t)offset) < 0 || ftruncate(s->idx_fd, (off_t)idx_end) < 0 ||
+	    lseek(s->fd, (off_t)offset, SEEK_SET) < 0 ||
 	    lseek(s->idx_fd, (off_t)idx_end, SEEK_SET) < 0)
 		return -errno;
 	return 0;
 }
 
+/*
+ * Writes one packet: its bytes straight from the shared mapping (a
+ * snapshot: from its copy), then its index entry. 0, or a negative errno
+ * (then neither file holds any of it).
+ */
+int cons_stream_write(struct cons_stream *s, const struct rb_packet *pkt)
+{
+	uint8_t entry[CTF_INDEX_ENTRY_SIZE];
+	uint64_t size = packet_prepare(s, pkt, s->offset, entry);
+	int r = write_all(s->fd, pkt->data, size), t;
+
+	if (r == 0)
+		r = write_all(s->idx_fd, entry, sizeof(entry));
+	if (r == 0) {
+		s->offset += size;
+		s->stats.packets++;
+		s->stats.bytes += size;
+		return 0;
+	}
+	/* keep both files consistent: drop the partial packet and entry (a
+	 * failure there is the worse news) */
+	t = truncate_to(s, s->offset, s->stats.packets);
+	return t < 0 ? t : r;
+}
+
+/* Removes the last packet written (it was overwritten while we copied it). */
+static int drop_last_packet(struct cons_stream *s, uint64_t size)
+{
+	s->offset -= size;
+	s->stats.packets--;
+	s->stats.bytes -= size;
+	s->stats.packets_lost++;
+	return truncate_to(s, s->offset, s->stats.packets);
+}
+
+/*
+ * Each sub-buffer is written and released at once, before the next is
+ * taken: writing several with one system call would save little and keep
+ * them all from the writers until the last is written (at a few hundred
+ * MB/s a writer needs a sub-buffer back within a millisecond or two).
+ */
 int cons_stream_drain(struct cons_stream *s, struct rb_channel *chan)
 {
 	int n = 0;

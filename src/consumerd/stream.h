@@ -7,9 +7,10 @@
  * writes its CTF packet header and context into the sub-buffer's header area
  * (which the ring buffer reserves for it) from the ring buffer's packet
  * info (channels are created with CTF_RB_HDR_AREA_SIZE of header area,
- * ctf/ctf-rb-client.h), then writes the packet, padded to a 4 KiB multiple as LTTng does,
- * straight from the shared mapping. Files grow as packets arrive (no
- * temporary names): a live viewer or a crash leaves a readable prefix.
+ * ctf/ctf-rb-client.h), then writes the packet, padded to a 4 KiB multiple
+ * as LTTng does, straight from the shared mapping, and releases it at once.
+ * Files grow as packets arrive (no temporary names): a live viewer or a
+ * crash leaves a readable prefix.
  *
  * Context: the consumer thread that owns the channel; not thread-safe.
  */

@@ -75,6 +75,7 @@ struct kt_converter {
 	unsigned ncpus;
 	uint32_t next_id;
 	enum ctf_header_kind header;
+	const char *clock_name;		/* its stream class's clock */
 	bool stream_class_added;
 	size_t packet_size;
 	struct conv_event **by_id;	/* kernel event id -> class */
@@ -209,7 +210,7 @@ static int ensure_stream_class(struct kt_converter *c, struct kt_error *err)
 		ctf_type_free(ctx);
 		return r;
 	}
-	r = ctf_trace_add_stream_class(c->trace, 0, c->header, "monotonic", ctx, &cerr, NULL);
+	r = ctf_trace_add_stream_class(c->trace, 0, c->header, c->clock_name, ctx, &cerr, NULL);
 	if (r < 0)
 		return kt_error_set(err, r, "kernel stream class: %s", cerr.msg);
 	c->stream_class_added = true;
@@ -662,27 +663,6 @@ void kt_converter_stats(const struct kt_converter *c, struct kt_converter_stats 
 
 /* ---- creation ---- */
 
-static void boot_uuid(uint8_t uuid[16])
-{
-	char buf[64];
-	size_t j = 0;
-
-	memset(uuid, 0, 16);
-	if (kt_file_read("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) <= 0)
-		return;
-	for (size_t i = 0; buf[i] && j < 32; i++) {
-		int v;
-
-		if (buf[i] == '-')
-			continue;
-		if (!isxdigit((unsigned char)buf[i]))
-			break;
-		v = isdigit((unsigned char)buf[i]) ? buf[i] - '0' : (tolower(buf[i]) - 'a' + 10);
-		uuid[j / 2] |= (uint8_t)(j % 2 ? v : v << 4);
-		j++;
-	}
-}
-
 static void random_uuid(uint8_t uuid[16])
 {
 	FILE *f = fopen("/dev/urandom", "re");
@@ -704,13 +684,12 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 {
 	struct kt_converter *c;
 	struct ctf_env_lttng env = { 0 };
-	struct ctf_clock_desc clk = { 0 };
+	struct ctf_clock_info mono;
+	struct ctf_clock_desc clk;
 	struct ctf_error cerr;
-	struct timespec rt, mono;
 	struct utsname un;
-	uint8_t uuid[16], clk_uuid[16];
+	uint8_t uuid[16];
 	char host[256], date[64];
-	int64_t off_ns;
 	time_t now;
 	struct tm tm;
 	int r;
@@ -767,19 +746,14 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	if (r < 0)
 		goto err;
 
-	/* monotonic, as LTTng: offset = realtime - monotonic now */
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	off_ns = ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-	boot_uuid(clk_uuid);
-	clk.name = "monotonic";
-	clk.uuid = clk_uuid;
-	clk.description = "Monotonic Clock";
-	clk.freq = 1000000000;
-	clk.offset_s = off_ns / 1000000000LL;
-	clk.offset = (uint64_t)(off_ns % 1000000000LL);
-	clk.precision = 1;
-	clk.absolute = false;
+	/* the session's clock, else monotonic as LTTng's (ctf/ctf-clock.h) */
+	if (!cfg->clock) {
+		r = ctf_clock_describe(CTF_CLOCK_MONOTONIC, &mono);
+		if (r < 0)
+			goto err;
+	}
+	clk = ctf_clock_desc(cfg->clock ? cfg->clock : &mono);
+	c->clock_name = clk.name;
 	r = ctf_trace_add_clock(c->trace, &clk, &cerr);
 	if (r < 0) {
 		kt_error_set(err, r, "kernel trace clock: %s", cerr.msg);

@@ -66,8 +66,15 @@ struct kt_instance_config {
 	uint64_t subbuf_size;		/* bytes; 0 = 4096 x ... default */
 	uint64_t num_subbuf;		/* buffer_size_kb = size x count / 1024 */
 	bool overwrite;			/* false: discard new events when full (LTTng default) */
-	const char *clock;		/* NULL = "mono" */
+	const char *clock;		/* NULL = "mono"; kt_trace_clock() names the session's */
 };
+
+/*
+ * The tracefs trace_clock that reads the session clock kind: "x86-tsc" (the
+ * raw TSC, the counter the user-space tracer reads) for CTF_CLOCK_TSC,
+ * "mono" (CLOCK_MONOTONIC) otherwise.
+ */
+const char *kt_trace_clock(enum ctf_clock_kind kind);
 
 /*
  * Creates instances/ltt-SESSION-PID (PID: this process), sets trace_clock,
@@ -360,15 +367,20 @@ struct kt_converter_config {
 	const char *trace_name;		/* session name */
 	uint64_t start_ts;		/* session start, trace clock (statedump time) */
 	unsigned nevents_hint;		/* events the session enabled: < 31 = compact headers */
+	/* The session's clock (ctf/ctf-clock.h), the one its instance's
+	 * trace_clock reads (kt_trace_clock()): user and kernel traces then
+	 * share it. NULL: the monotonic clock, described now. */
+	const struct ctf_clock_info *clock;
 };
 
 /*
  * A CTF trace under cfg->dir with one stream per CPU (kernel/CHANNEL_CPU
  * is cfg->dir/CHANNEL_CPU: the caller passes .../kernel), env as LTTng's
  * kernel traces (domain "kernel", sysname, kernel_release, kernel_version,
- * tracer_name "lttng-modules"...), clock "monotonic" (1 GHz, offset =
- * realtime - monotonic now, uuid from the boot id). Returns 0 and *ret
- * (kt_converter_free), or an errno with a message.
+ * tracer_name "lttng-modules"...), the clock cfg->clock describes
+ * (default: "monotonic", 1 GHz, offset = realtime - monotonic now, uuid
+ * from the boot id). Returns 0 and *ret (kt_converter_free), or an errno
+ * with a message.
  */
 int kt_converter_create(const struct kt_converter_config *cfg, struct kt_converter **ret,
 			struct kt_error *err);

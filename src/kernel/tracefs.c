@@ -52,6 +52,11 @@ int kt_fmt(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+const char *kt_trace_clock(enum ctf_clock_kind kind)
+{
+	return kind == CTF_CLOCK_TSC ? "x86-tsc" : "mono";
+}
+
 uint64_t kt_clock_mono_ns(void)
 {
 	struct timespec ts;

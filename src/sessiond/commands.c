@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "clock.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -93,6 +94,7 @@ static int session_create(struct request *rq)
 	r = registry_session_create(rq->reg, name, output, no_output, snapshot, &s, &rq->detail);
 	if (r < 0)
 		return r;
+	session_clock_describe(&s->clock);
 	proto_put_str(rq->reply, CTL_A_SESSION, s->name);
 	proto_put_str(rq->reply, CTL_A_OUTPUT, s->output);
 	return 0;

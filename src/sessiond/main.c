@@ -21,6 +21,7 @@
 
 #include "ltt-config.h"
 #include "app.h"
+#include "clock.h"
 #include "commands.h"
 #include "registry.h"
 
@@ -54,7 +55,11 @@ static void usage(FILE *f)
 		"\n"
 		"  -d, --daemonize   detach and run in the background (log: RUNTIME/sessiond.log)\n"
 		"  -h, --help        show this help\n"
-		"  -V, --version     show the version\n");
+		"  -V, --version     show the version\n"
+		"\n"
+		"Environment:\n"
+		"  LTT_CLOCK=tsc|monotonic   the sessions' clock (default: tsc where the\n"
+		"                            time-stamp counter is constant and nonstop)\n");
 }
 
 #define MAX_APP_FDS 2048
@@ -209,6 +214,7 @@ int main(int argc, char **argv)
 	};
 	char runtime[4096], sock[4200], pidpath[4200];
 	bool daemonize = false;
+	const char *detail = NULL;
 	int c, listener, sigfd, r;
 	sigset_t mask;
 	FILE *pf;
@@ -232,6 +238,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (session_clock_init(&detail) < 0) {
+		log_msg("%s", detail);
 		return 2;
 	}
 	r = proto_runtime_dir(runtime, sizeof(runtime));

@@ -17,6 +17,8 @@
 
 #include <ltt/ctl.h>
 
+#include "ctf/ctf-clock.h"
+
 #define REG_NAME_MAX 255
 
 struct ust_session;
@@ -46,6 +48,7 @@ struct reg_session {
 	char name[REG_NAME_MAX + 1];
 	char *output;		/* "" when the session has no output */
 	time_t created;
+	struct ctf_clock_info clock;	/* of all its traces (clock.h), set at creation */
 	bool active;
 	bool snapshot;		/* flight recorder: written only by snapshot record */
 	unsigned snapshots;	/* how many were recorded */

@@ -2,6 +2,7 @@
 #include "ust-session.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -79,57 +80,6 @@ static int slot_alloc(unsigned *ret)
 	return 0;
 }
 
-/* uuid of this boot, as LTTng names the monotonic clock (/proc's boot_id). */
-static void boot_uuid(uint8_t uuid[16])
-{
-	char text[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	unsigned k = 0;
-
-	memset(uuid, 0, 16);
-	if (f) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	for (const char *p = text; *p && k < 32; p++) {
-		unsigned v;
-
-		if (*p >= '0' && *p <= '9')
-			v = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			v = (unsigned)(*p - 'a' + 10);
-		else
-			continue;
-		uuid[k / 2] = (uint8_t)(uuid[k / 2] | (k % 2 ? v : v << 4));
-		k++;
-	}
-}
-
-/* realtime - monotonic in ns, the best (narrowest) of a few samples. */
-static int64_t clock_offset(void)
-{
-	int64_t best = 0;
-	uint64_t best_width = UINT64_MAX;
-
-	for (int i = 0; i < 10; i++) {
-		struct timespec m1, rt, m2;
-		uint64_t a, b;
-
-		clock_gettime(CLOCK_MONOTONIC, &m1);
-		clock_gettime(CLOCK_REALTIME, &rt);
-		clock_gettime(CLOCK_MONOTONIC, &m2);
-		a = (uint64_t)m1.tv_sec * 1000000000u + (uint64_t)m1.tv_nsec;
-		b = (uint64_t)m2.tv_sec * 1000000000u + (uint64_t)m2.tv_nsec;
-		if (b - a < best_width) {
-			best_width = b - a;
-			best = (int64_t)((uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec) -
-			       (int64_t)(a + (b - a) / 2);
-		}
-	}
-	return best;
-}
-
 /* Whether channel c of a session belongs in the buffer set u (its scheme). */
 static bool in_set(const struct reg_channel *c, const struct ust_session *u)
 {
@@ -139,8 +89,9 @@ static bool in_set(const struct reg_channel *c, const struct ust_session *u)
 
 /*
  * The trace class: LTTng's ust env (per-PID: with the application's vpid,
- * procname and registration time), the monotonic clock, one stream class
- * per channel of the set.
+ * procname and registration time), the session's clock, the host's layout
+ * (packed on x86, as the tracer writes), one stream class per channel of
+ * the set.
  */
 static int make_trace(const struct reg_session *s, struct ust_session *u, const char *procname,
 		      const char *app_stamp, const char **detail)
@@ -148,8 +99,7 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	char host[256] = "", stamp[32];
 	struct ctf_error err;
 	struct tm tm;
-	uint8_t clock_uuid[16];
-	int64_t offset = clock_offset();
+	struct ctf_clock_desc clock = ctf_clock_desc(&s->clock);
 	uint32_t stream_id = 0;
 	int r;
 
@@ -160,7 +110,6 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	gethostname(host, sizeof(host) - 1);
 	localtime_r(&s->created, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
-	boot_uuid(clock_uuid);
 	struct ctf_env_lttng env = {
 		.domain = "ust",
 		.tracer_name = "lttng-ust",
@@ -177,24 +126,17 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 		.vpid_datetime = u->pid ? app_stamp : NULL,
 		.ltt_version = LTT_VERSION,
 	};
-	struct ctf_clock_desc clock = {
-		.name = "monotonic",
-		.uuid = clock_uuid,
-		.description = "Monotonic Clock",
-		.freq = 1000000000,
-		.offset_s = offset / 1000000000,
-		.offset = (uint64_t)(offset % 1000000000),
-	};
 
 	*detail = "cannot describe the trace";
 	if ((r = ctf_trace_create(u->uuid, CTF_BO_LE, &u->trace)) < 0 ||
+	    (r = ctf_trace_set_layout(u->trace, CTF_LAYOUT_HOST, &err)) < 0 ||
 	    (r = ctf_trace_env_lttng(u->trace, &env, &err)) < 0 ||
 	    (r = ctf_trace_add_clock(u->trace, &clock, &err)) < 0)
 		return r;
 	for (size_t i = 0; i < s->n_channels; i++) {
 		if (!in_set(&s->channels[i], u))
 			continue;
-		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, "monotonic",
+		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, clock.name,
 					       NULL, &err, NULL);
 		if (r < 0)
 			return r;
@@ -219,6 +161,28 @@ static int send_metadata(struct ust_session *u, struct consumer *c, const char *
 	return consumer_request(c, &b, NULL, 0, detail);
 }
 
+/*
+ * How a channel's writers synchronize (ringbuf.h): in restartable sequences
+ * when the session's clock is the TSC (the sequences read it), the channel
+ * discards (overwriting writers push the consumer with a CAS), this build
+ * runs them, and the consumer, which inherits this daemon's affinity, may
+ * run on every CPU (it flushes a CPU's buffer from that CPU). Otherwise
+ * atomic: any writer, any CPU.
+ */
+static enum rb_sync channel_sync(const struct reg_session *s, const struct reg_channel *rc)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (s->clock.kind != CTF_CLOCK_TSC || rc->attr.overwrite || !rb_rseq_usable() ||
+	    n < 1 || n > CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) < 0)
+		return RB_SYNC_ATOMIC;
+	for (long cpu = 0; cpu < n; cpu++)
+		if (!CPU_ISSET(cpu, &set))
+			return RB_SYNC_ATOMIC;
+	return RB_SYNC_RSEQ;
+}
+
 static int add_channel(struct ust_session *u, struct consumer *c, const struct reg_session *s,
 		       size_t reg_index, uint32_t stream_id, const char **detail)
 {
@@ -234,6 +198,8 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 		.num_subbufs = rc->attr.num_subbuf,
 		.hdr_area_size = CTF_RB_HDR_AREA_SIZE,
 		.mode = rc->attr.overwrite ? RB_MODE_OVERWRITE : RB_MODE_DISCARD,
+		.clock = s->clock.kind == CTF_CLOCK_TSC ? RB_CLOCK_TSC : RB_CLOCK_MONOTONIC,
+		.sync = channel_sync(s, rc),
 		.name = name,
 		.client = &ctf_rb_client_large,
 	};

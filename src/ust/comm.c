@@ -105,74 +105,127 @@ static void set_connected(bool yes)
 
 /* ---- filters ---- */
 
-/* The value of a program reference for this event, or NONE. */
-static struct filter_value ref_value(const struct filter_ref *ref,
-				     const struct ltt_event_desc *desc,
-				     const struct ltt_filter_value *values)
+/*
+ * A filter program bound to one event (registry-internal.h,
+ * ust_filter_bind_fn): each of its references resolved, once, to where its
+ * value comes from, so that running it is a few loads and the program.
+ */
+enum ref_source {
+	REF_NONE,		/* the event has no such field: the expression is false */
+	REF_INT,		/* field `field`, integer or enum */
+	REF_FLOAT,
+	REF_STRING,		/* a NUL-terminated string */
+	REF_TEXT,		/* a text array or sequence: up to its length */
+	REF_PID,		/* $ctx.vpid, $ctx.pid */
+	REF_TID,		/* $ctx.vtid, $ctx.tid */
+	REF_PROCNAME,		/* $ctx.procname */
+};
+
+struct bound_filter {
+	const struct filter_program *prog;
+	bool never;		/* a reference the event lacks */
+	unsigned n;
+	struct {
+		uint8_t source;	/* enum ref_source */
+		uint32_t field;	/* index in the event's values */
+	} refs[FILTER_MAX_REFS];
+};
+
+static uint8_t ref_source(const struct filter_ref *ref, const struct ltt_event_desc *desc,
+			  uint32_t *ret_field)
 {
-	struct filter_value v = { .kind = FILTER_VALUE_NONE };
 	const char *name = ref->elems[0].name;
 
 	if (ref->n_elems != 1)
-		return v;
-	if (ref->root == FILTER_ROOT_CONTEXT) {
-		if (!strcmp(name, "vpid") || !strcmp(name, "pid"))
-			v = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = my_pid };
-		else if (!strcmp(name, "vtid") || !strcmp(name, "tid"))
-			v = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = gettid() };
-		else if (!strcmp(name, "procname"))
-			v = (struct filter_value){ .kind = FILTER_VALUE_STRING,
-						   .str = { procname, strlen(procname) } };
-		return v;
-	}
+		return REF_NONE;
+	if (ref->root == FILTER_ROOT_CONTEXT)
+		return !strcmp(name, "vpid") || !strcmp(name, "pid") ? REF_PID :
+		       !strcmp(name, "vtid") || !strcmp(name, "tid") ? REF_TID :
+		       !strcmp(name, "procname") ? REF_PROCNAME : REF_NONE;
 	for (uint32_t i = 0; i < desc->nr_fields; i++) {
-		const struct ltt_field *f = ust_event_field(desc, i);
-		const struct ltt_type *t = &f->type;
+		const struct ltt_type *t = &ust_event_field(desc, i)->type;
 
-		if (strcmp(f->name, name) != 0)
+		if (strcmp(ust_event_field(desc, i)->name, name) != 0)
 			continue;
+		*ret_field = i;
 		switch (t->kind) {
 		case LTT_TYPE_INTEGER:
 		case LTT_TYPE_ENUM:
-			v.kind = FILTER_VALUE_S64;
-			v.s64 = values[i].v.s;
-			break;
+			return REF_INT;
 		case LTT_TYPE_FLOAT:
-			v.kind = FILTER_VALUE_DOUBLE;
-			v.d = values[i].v.d;
-			break;
+			return REF_FLOAT;
 		case LTT_TYPE_STRING:
-			v.kind = FILTER_VALUE_STRING;
-			v.str.p = values[i].v.ptr;
-			v.str.len = v.str.p ? strlen(v.str.p) : 0;
-			break;
+			return REF_STRING;
 		case LTT_TYPE_ARRAY:
 		case LTT_TYPE_SEQUENCE:
-			if (t->encoding == LTT_ENCODING_UTF8 && t->u.integer.size == 8) {
-				v.kind = FILTER_VALUE_STRING;
-				v.str.p = values[i].v.ptr;
-				v.str.len = strnlen(v.str.p, (size_t)values[i].len);
-			}
-			break;
+			return t->encoding == LTT_ENCODING_UTF8 && t->u.integer.size == 8 ? REF_TEXT
+											   : REF_NONE;
 		default:
-			break;
+			return REF_NONE;
 		}
-		break;
 	}
-	return v;
+	return REF_NONE;
 }
 
-/* The registry's filter hook: runs a compiled filter on the event's values. */
+/* The registry's bind hook: resolves the program's references for desc. */
+static void *bind_filter(void *arg, const struct ltt_event_desc *desc)
+{
+	const struct filter_program *prog = arg;
+	struct bound_filter *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->prog = prog;
+	b->n = filter_program_ref_count(prog);
+	for (unsigned i = 0; i < b->n; i++) {
+		b->refs[i].source = ref_source(filter_program_ref(prog, i), desc, &b->refs[i].field);
+		b->never |= b->refs[i].source == REF_NONE;
+	}
+	return b;
+}
+
+/* The registry's filter hook: runs a bound filter on the event's values. */
 static int run_filter(void *arg, const struct ltt_event_desc *desc,
 		      const struct ltt_filter_value *values)
 {
-	const struct filter_program *prog = arg;
+	const struct bound_filter *b = arg;
 	struct filter_value refs[FILTER_MAX_REFS];
-	unsigned n = filter_program_ref_count(prog);
 
-	for (unsigned i = 0; i < n; i++)
-		refs[i] = ref_value(filter_program_ref(prog, i), desc, values);
-	return filter_eval(prog, refs, n);
+	(void)desc;
+	if (b->never)
+		return 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct ltt_filter_value *v = &values[b->refs[i].field];
+		struct filter_value *r = &refs[i];
+
+		switch (b->refs[i].source) {
+		case REF_INT:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = v->v.s };
+			break;
+		case REF_FLOAT:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_DOUBLE, .d = v->v.d };
+			break;
+		case REF_STRING:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_STRING, .str = {
+				v->v.ptr, v->v.ptr ? strlen(v->v.ptr) : 0 } };
+			break;
+		case REF_TEXT:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_STRING, .str = {
+				v->v.ptr, strnlen(v->v.ptr, (size_t)v->len) } };
+			break;
+		case REF_PID:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = my_pid };
+			break;
+		case REF_TID:
+			*r = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = gettid() };
+			break;
+		default:	/* REF_PROCNAME */
+			*r = (struct filter_value){ .kind = FILTER_VALUE_STRING,
+						    .str = { procname, strlen(procname) } };
+			break;
+		}
+	}
+	return filter_eval(b->prog, refs, b->n);
 }
 
 /* ---- event ids ---- */
@@ -411,6 +464,7 @@ static void apply_rules(const struct proto_msg *m)
 			}
 			spec.filter = run_filter;
 			spec.filter_arg = prog;
+			spec.filter_bind = bind_filter;
 		}
 		uint64_t *grown = realloc(fresh, (n_fresh + 1) * sizeof(*fresh));
 

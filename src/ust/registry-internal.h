@@ -44,6 +44,17 @@ enum ust_loglevel_type {
 typedef int (*ust_filter_fn)(void *arg, const struct ltt_event_desc *desc,
 			     const struct ltt_filter_value *values);
 
+/*
+ * Binds a rule's filter argument to one event that the rule matches, so
+ * that the work that depends only on the event (finding fields by name) is
+ * done once: called when the rules or the registered events change, with
+ * the registry mutex held (may allocate). Returns the argument the filter
+ * gets for that event, from malloc() (the registry frees it with the filter
+ * set that holds it), or NULL when out of memory (the channel then records
+ * nothing of the event: a filter asked for is never ignored).
+ */
+typedef void *(*ust_filter_bind_fn)(void *filter_arg, const struct ltt_event_desc *desc);
+
 struct ust_rule_spec {
 	const char *pattern;		/* glob on "provider:event" */
 	enum ust_loglevel_type loglevel_type;
@@ -53,6 +64,7 @@ struct ust_rule_spec {
 	unsigned channel;		/* < UST_MAX_CHANNELS */
 	ust_filter_fn filter;		/* NULL: none */
 	void *filter_arg;		/* must outlive the rule */
+	ust_filter_bind_fn filter_bind;	/* NULL: filter gets filter_arg itself */
 };
 
 /*

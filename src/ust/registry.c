@@ -66,6 +66,7 @@ struct rule {
 	unsigned channel;
 	ust_filter_fn filter;
 	void *filter_arg;
+	ust_filter_bind_fn filter_bind;
 	struct rule *next;
 };
 
@@ -78,6 +79,7 @@ struct filter_set {
 		unsigned channel;
 		ust_filter_fn fn;
 		void *arg;
+		bool owned;		/* arg from the rule's filter_bind: freed with the set */
 	} f[];
 };
 
@@ -247,6 +249,22 @@ static bool rule_matches(const struct rule *r, const struct ltt_event_desc *d)
 	}
 }
 
+/* The filter of a channel whose filter could not be bound (no memory). */
+static int reject_all(void *arg, const struct ltt_event_desc *desc,
+		      const struct ltt_filter_value *values)
+{
+	(void)arg, (void)desc, (void)values;
+	return 0;
+}
+
+static void filter_set_free(struct filter_set *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].owned)
+			free(fs->f[i].arg);
+	free(fs);
+}
+
 /*
  * Computes and publishes one event's channel mask and filter set.
  * Returns 0, or -ENOMEM: then the channels that need a filter do not
@@ -283,6 +301,14 @@ static int publish_event(const struct ltt_event_desc *d)
 				fs->f[fs->n].channel = ru->channel;
 				fs->f[fs->n].fn = ru->filter;
 				fs->f[fs->n].arg = ru->filter_arg;
+				if (ru->filter_bind) {
+					fs->f[fs->n].arg = ru->filter_bind(ru->filter_arg, d);
+					fs->f[fs->n].owned = true;
+					if (!fs->f[fs->n].arg) {
+						fs->f[fs->n].fn = reject_all;
+						r = -ENOMEM;
+					}
+				}
 				fs->n++;
 			}
 			fs->retired_next = retired;
@@ -516,6 +542,7 @@ int ust_rule_add(const struct ust_rule_spec *spec, uint64_t *ret_id)
 	r->channel = spec->channel;
 	r->filter = spec->filter;
 	r->filter_arg = spec->filter_arg;
+	r->filter_bind = spec->filter_bind;
 
 	pthread_mutex_lock(&registry_lock);
 	id = r->id = next_rule_id++;
@@ -590,7 +617,7 @@ void ust_registry_reset(void)
 		struct filter_set *fs = retired;
 
 		retired = fs->retired_next;
-		free(fs);
+		filter_set_free(fs);
 	}
 	pthread_mutex_unlock(&registry_lock);
 }

@@ -27,7 +27,10 @@
  *     ust_event_ids, published by the listener thread before the record
  *     can be needed: an event without an id for the slot's current key is
  *     not recorded there), then the payload at a packet offset that is a
- *     multiple of align.
+ *     multiple of align. The ring buffer reserves on the calling thread's
+ *     CPU, in restartable sequences on rseq channels (a thread without
+ *     rseq has its events of those counted as discarded: ringbuf.h); the
+ *     reservation lives in ctx->priv until commit.
  *  6. Slots and the mappings they point to are never freed while the
  *     process runs (a probe may still be inside one when it is detached):
  *     detaching only unpublishes.
@@ -78,7 +81,8 @@ struct ust_slot {
  * its pointer. */
 static struct ust_slot *_Atomic channels[UST_MAX_CHANNELS];
 
-_Static_assert(sizeof(struct rb_ctx) <= 7 * sizeof(uint64_t), "rb_ctx fits in ctx->priv[0..6]");
+_Static_assert(sizeof(struct rb_ctx) <= 7 * sizeof(uint64_t) &&
+		       _Alignof(struct rb_ctx) <= _Alignof(uint64_t), "rb_ctx fits in ctx->priv[0..6]");
 
 static int attach(unsigned channel, struct ust_slot *slot)
 {
@@ -226,20 +230,19 @@ static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx
 {
 	/* Acquire: pairs with the releases in ust_event_ids_set(). */
 	struct ust_event_ids *ids = __atomic_load_n(&ctx->desc->state->ids, __ATOMIC_ACQUIRE);
+	/* The reservation lives in the probe's scratch space until commit. */
+	struct rb_ctx *rc = (struct rb_ctx *)(void *)ctx->priv;
 	uint64_t packed;
-	struct rb_ctx rc;
 
 	if (!ids)
 		return -ENOENT;
 	packed = __atomic_load_n(&ids->slot[c], __ATOMIC_ACQUIRE);
 	if (packed >> 16 != slot->key)
 		return -ENOENT;	/* no id yet in this channel (inv. 5) */
-	if (rb_reserve(&ctf_rb_client_large, slot->rb, rb_current_cpu(slot->rb), len, align,
-		       &rc) < 0)
+	if (rb_reserve(&ctf_rb_client_large, slot->rb, len, align, rc) < 0)
 		return -ENOBUFS;	/* counted by the ring buffer */
-	ctf_rb_write_header(&rc, CTF_HEADER_LARGE, (uint32_t)(packed & 0xffff));
-	ctx->data = rc.payload;
-	memcpy(ctx->priv, &rc, sizeof(rc));
+	ctf_rb_write_header(rc, CTF_HEADER_LARGE, (uint32_t)(packed & 0xffff));
+	ctx->data = rc->payload;
 	return 0;
 }
 

@@ -8,12 +8,14 @@
  *                 [-F FILTER] [-u ELF:SYMBOL [-U FETCHARGS]]... [--function FN]
  *                 [-b SUBBUF_SIZE] [-n NUM_SUBBUF] [--overwrite]
  *                 [-m auto|mmap|read] [-d SECONDS] [--no-statedump]
- *                 [-- PROGRAM ARGS...]
+ *                 [--clock monotonic|tsc] [-- PROGRAM ARGS...]
  *   kernel-record --list | --list-syscalls | --cleanup-stale
  *
  * -F applies to the -e patterns given before it; "$CHILD" in a filter is
  * replaced by the child's pid (the child is forked first and waits until
- * tracing is on). Prints a JSON summary on stdout; errors on stderr, once.
+ * tracing is on). --clock tsc records with the "x86-tsc" trace clock and
+ * declares the "tsc" clock, as a session on the TSC clock does (default:
+ * monotonic). Prints a JSON summary on stdout; errors on stderr, once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "ringbuf/ringbuf.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -111,7 +114,7 @@ static double now_s(void)
 }
 
 enum { OPT_FUNCTION = 256, OPT_OVERWRITE, OPT_NO_STATEDUMP, OPT_LIST, OPT_LIST_SYSCALLS,
-       OPT_CLEANUP };
+       OPT_CLEANUP, OPT_CLOCK };
 
 int main(int argc, char **argv)
 {
@@ -122,6 +125,7 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "list-syscalls", no_argument, NULL, OPT_LIST_SYSCALLS },
 		{ "cleanup-stale", no_argument, NULL, OPT_CLEANUP },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outdir = NULL, *session = "rec", *function = NULL;
@@ -143,6 +147,8 @@ int main(int argc, char **argv)
 	unsigned ncpus = 0, nevents = 0;
 	char kdir[4096];
 	uint64_t start_ts;
+	enum ctf_clock_kind clock_kind = CTF_CLOCK_MONOTONIC;
+	struct ctf_clock_info clock;
 
 	while ((opt = getopt_long(argc, argv, "+o:s:e:S:F:u:U:b:n:m:d:", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -181,6 +187,12 @@ int main(int argc, char **argv)
 		case 'd': duration = strtod(optarg, NULL); break;
 		case OPT_FUNCTION: function = optarg; break;
 		case OPT_OVERWRITE: icfg.overwrite = true; break;
+		case OPT_CLOCK:
+			if (ctf_clock_kind_parse(optarg, &clock_kind) < 0) {
+				fprintf(stderr, "kernel-record: --clock monotonic|tsc\n");
+				return 2;
+			}
+			break;
 		case OPT_NO_STATEDUMP: statedump = false; break;
 		case OPT_LIST:
 		case OPT_LIST_SYSCALLS:
@@ -237,6 +249,12 @@ int main(int argc, char **argv)
 	}
 
 	icfg.session = session;
+	icfg.clock = kt_trace_clock(clock_kind);
+	r = ctf_clock_describe(clock_kind, &clock);
+	if (r < 0) {
+		die("clock", r, NULL);
+		goto out;
+	}
 	r = kt_instance_create(&icfg, &inst, &err);
 	if (r < 0) {
 		die("instance", r, &err);
@@ -300,7 +318,12 @@ int main(int argc, char **argv)
 		die("output", r, NULL);
 		goto out;
 	}
+#ifdef RB_HAVE_TSC
+	start_ts = clock_kind == CTF_CLOCK_TSC ? rb_clock_tsc() : kt_clock_mono_ns();
+#else
 	start_ts = kt_clock_mono_ns();
+#endif
+	ccfg.clock = &clock;
 	ccfg.dir = kdir;
 	ccfg.channel = "channel0";
 	ccfg.ncpus = ncpus;

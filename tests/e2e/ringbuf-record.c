@@ -4,10 +4,18 @@
  * records into a ring-buffer channel while a consumer thread drains it into
  * a CTF trace directory (stream files, index, metadata).
  *
- *   ringbuf-record DIR THREADS EVENTS SUBBUF_SIZE NUM_SUBBUF [overwrite]
+ *   ringbuf-record DIR THREADS EVENTS SUBBUF_SIZE NUM_SUBBUF [MODE]
+ *
+ * MODE: discard (default: atomic channel, monotonic clock), overwrite
+ * (atomic, monotonic), tsc (atomic, TSC clock), rseq (restartable
+ * sequences, TSC clock). Writer thread i runs on CPU i mod CPUs unless
+ * MODE is rseq, where writers hop between CPUs every few hundred events
+ * (sched_setaffinity) so that migrations race with reservations and commits.
  *
  * Prints one JSON line: {"emitted": [per thread], "refused": [per thread],
  * "packets": N, "packets_lost": N}. The e2e test reads DIR with babeltrace2.
+ * Exit status 77: rseq asked of a build without it (ThreadSanitizer's), or
+ * the TSC of a machine where it is no clock.
  */
 #include <errno.h>
 #include <poll.h>
@@ -20,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf/ctf-clock.h"
 #include "ctf/ctf-rb-client.h"
 #include "stream.h"
 
@@ -32,8 +41,18 @@ struct writer {
 	pthread_t thread;
 	struct rb_channel *chan;
 	uint32_t id;
+	bool hop;		/* change CPU every few hundred events */
 	uint64_t events, emitted, refused;
 };
+
+static void run_on(unsigned cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % (unsigned)sysconf(_SC_NPROCESSORS_ONLN), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
 
 static atomic_int writers_left;
 
@@ -44,8 +63,10 @@ static void *write_events(void *arg)
 	for (uint64_t seq = 0; seq < w->events; seq++) {
 		struct rb_ctx ctx;
 
+		if (w->hop && seq % 300 == 0)
+			run_on(w->id + (unsigned)(seq / 300));
 		w->emitted++;
-		if (rb_reserve(client, w->chan, rb_current_cpu(w->chan), 16, 8, &ctx) < 0) {
+		if (rb_reserve(client, w->chan, 16, 8, &ctx) < 0) {
 			w->refused++;
 			continue;
 		}
@@ -60,30 +81,26 @@ static void *write_events(void *arg)
 	return NULL;
 }
 
-static int write_metadata(const char *dir, const uint8_t uuid[16])
+static int write_metadata(const char *dir, const uint8_t uuid[16], enum ctf_clock_kind kind)
 {
 	struct ctf_type *payload, *t;
 	struct ctf_trace *trace;
 	struct ctf_error err;
-	struct timespec rt, mono;
+	struct ctf_clock_info info;
+	struct ctf_clock_desc clock;
 	const char *text;
 	char path[4096];
 	size_t len;
 	FILE *f;
-	int64_t offset;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	offset = (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-	struct ctf_clock_desc clock = {
-		.name = "monotonic", .description = "Monotonic Clock", .freq = 1000000000,
-		.offset_s = offset / 1000000000, .offset = (uint64_t)(offset % 1000000000),
-	};
 	struct ctf_event_class_desc ev = { .name = "ltt_test:record", .id = EVENT_ID };
 
+	if (ctf_clock_describe(kind, &info) < 0)
+		return -1;
+	clock = ctf_clock_desc(&info);
 	if (ctf_trace_create(uuid, CTF_BO_LE, &trace) < 0 ||
+	    ctf_trace_set_layout(trace, CTF_LAYOUT_HOST, &err) < 0 ||
 	    ctf_trace_add_clock(trace, &clock, &err) < 0 ||
-	    ctf_trace_add_stream_class(trace, 0, CTF_HEADER_COMPACT, "monotonic", NULL, &err,
+	    ctf_trace_add_stream_class(trace, 0, CTF_HEADER_COMPACT, clock.name, NULL, &err,
 				       NULL) < 0 ||
 	    ctf_type_struct_create(0, &payload) < 0)
 		return -1;
@@ -127,11 +144,13 @@ int main(int argc, char **argv)
 	uint8_t uuid[16];
 	unsigned threads, ncpu;
 	uint64_t events, packets = 0, lost = 0;
+	const char *mode = argc > 6 ? argv[6] : "discard";
+	bool tsc = !strcmp(mode, "tsc") || !strcmp(mode, "rseq");
 	int efd, r;
 
 	if (argc < 6) {
-		fprintf(stderr, "usage: %s DIR THREADS EVENTS SUBBUF_SIZE NUM_SUBBUF [overwrite]\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s DIR THREADS EVENTS SUBBUF_SIZE NUM_SUBBUF "
+			"[discard|overwrite|tsc|rseq]\n", argv[0]);
 		return 2;
 	}
 	threads = (unsigned)atoi(argv[2]);
@@ -140,12 +159,22 @@ int main(int argc, char **argv)
 		.subbuf_size = strtoull(argv[4], NULL, 10),
 		.num_subbufs = (uint32_t)atoi(argv[5]),
 		.hdr_area_size = CTF_RB_HDR_AREA_SIZE,
-		.mode = argc > 6 && !strcmp(argv[6], "overwrite") ? RB_MODE_OVERWRITE : RB_MODE_DISCARD,
+		.mode = !strcmp(mode, "overwrite") ? RB_MODE_OVERWRITE : RB_MODE_DISCARD,
+		.clock = tsc ? RB_CLOCK_TSC : RB_CLOCK_MONOTONIC,
+		.sync = !strcmp(mode, "rseq") ? RB_SYNC_RSEQ : RB_SYNC_ATOMIC,
 		.name = "ringbuf-record",
 		.client = client,
 	};
 	if (threads < 1 || threads > MAX_THREADS)
 		return 2;
+	if (cfg.sync == RB_SYNC_RSEQ && !rb_rseq_usable()) {
+		fprintf(stderr, "ringbuf-record: no restartable sequences in this build\n");
+		return 77;	/* the tests' "skipped" */
+	}
+	if (tsc && !ctf_clock_tsc_usable()) {
+		fprintf(stderr, "ringbuf-record: no constant, nonstop TSC here\n");
+		return 77;
+	}
 	for (unsigned i = 0; i < 16; i++)
 		uuid[i] = (uint8_t)(rand() ^ getpid() >> (i % 3));
 	r = rb_channel_create(&cfg, &chan);
@@ -161,13 +190,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (write_metadata(argv[1], uuid) < 0)
+	if (write_metadata(argv[1], uuid, tsc ? CTF_CLOCK_TSC : CTF_CLOCK_MONOTONIC) < 0)
 		return 1;
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	rb_channel_set_wakeup_fd(chan, efd);
 	atomic_store(&writers_left, (int)threads);
 	for (unsigned i = 0; i < threads; i++) {
-		w[i] = (struct writer){ .chan = chan, .id = i, .events = events };
+		w[i] = (struct writer){ .chan = chan, .id = i, .events = events,
+					.hop = cfg.sync == RB_SYNC_RSEQ };
 		pthread_create(&w[i].thread, NULL, write_events, &w[i]);
 	}
 	/* consume while writers run: drain, else sleep on the eventfd (bounded) */

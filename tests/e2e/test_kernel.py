@@ -22,6 +22,7 @@ import pytest
 
 from bt2read import babeltrace_text, read_events
 from conftest import build_path
+from test_tracepoint_ctf import EXPECTED   # the events of one ust-emit-all round
 
 TRACEFS = "/sys/kernel/tracing"
 RECORD = build_path("tests", "unit", "kernel", "kernel-record")
@@ -372,3 +373,44 @@ def test_lttng_names_and_globs(procs, tmp_path):
     soft = [e for e in evs if e["name"].startswith("irq_softirq_")]
     if soft:
         assert set(soft[0]["fields"]) == {"vec"}
+
+
+EMIT = build_path("tests", "unit", "ust", "ust-emit-all")
+
+
+def _clock_class(trace_dir):
+    import bt2
+    for msg in bt2.TraceCollectionMessageIterator(str(trace_dir)):
+        if type(msg) is bt2._StreamBeginningMessageConst:
+            return msg.stream.cls.default_clock_class
+
+
+def test_user_and_kernel_share_the_tsc(ltt_env, procs, tmp_path):
+    """A session on the TSC clock and a kernel instance on "x86-tsc" read the
+    same counter: a program's kernel events (exec, exit) enclose its user
+    events in cycles, and both traces declare the same clock."""
+    user = tmp_path / "user"
+    ltt_env.ltt("create", "s1", "--output", str(user))
+    ltt_env.ltt("enable-event", "-u", "ltt_test:*")
+    ltt_env.ltt("start")
+    env = dict(ltt_env.env, LTT_UST_REGISTER_TIMEOUT="10000")
+    res = procs.run([RECORD, "-o", str(tmp_path / "k"), "--clock", "tsc", "--no-statedump",
+                     "-e", "sched_process_exec", "-e", "sched_process_exit", "--",
+                     EMIT, "2"], env=env, timeout=120)
+    child = json.loads(res.stdout)["child_pid"]
+    ltt_env.ltt("stop")
+    kernel = tmp_path / "k"
+    ucls, kcls = _clock_class(user), _clock_class(kernel)
+    if ucls.name != "tsc":
+        pytest.skip("this machine's session clock is not the TSC")
+    assert kcls.name == "tsc"
+    assert ucls.uuid == kcls.uuid                    # one boot, one origin
+    assert abs(ucls.frequency - kcls.frequency) < ucls.frequency * 20e-6
+    uev = [e for e in events_of(user) if e["name"].startswith("ltt_test:")]
+    kev = [e for e in events_of(kernel) if e["fields"].get("tid") == child]
+    assert len(uev) == 2 * len(EXPECTED) and [e["name"] for e in kev] == ["sched_process_exec",
+                                                                 "sched_process_exit"]
+    assert kev[0]["cycles"] <= uev[0]["cycles"] <= uev[-1]["cycles"] <= kev[1]["cycles"]
+    # babeltrace2 reads both as one (same clock uuid), without a word
+    out, err = babeltrace_text(tmp_path / "user", str(kernel))
+    assert err == "" and out.count("\n") == len(uev) + len(events_of(kernel))

@@ -3,8 +3,10 @@
  * outside input. The input is the start of the mapping (the rest is zero,
  * up to the size the header claims, at most 1 MiB); if rb_channel_map()
  * accepts it, the consumer (get/put/skip/flush/snapshot) and a writer
- * (reserve/commit) run on it: whatever positions and counters say, they must
- * stay inside the mapping and terminate.
+ * (reserve/commit, on a given CPU's buffer and on this thread's own, which
+ * on an rseq channel runs the restartable sequences) run on it: whatever
+ * positions, counters, clock and synchronization it claims, they must stay
+ * inside the mapping and terminate.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ static uint64_t fz_clock(void)
 	return t += 1000;
 }
 
-static const struct rb_client fz_client = { fz_clock, fz_header_size };
+static const struct rb_client fz_client = { fz_clock, fz_header_size, 4, 4, 27 };
 
 static int fz_snap(const struct rb_packet *pkt, void *arg)
 {
@@ -84,8 +86,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		for (int i = 0; i < 16; i++) {
 			struct rb_ctx ctx;
+			size_t n = (size_t)(i * 37) % 300;
 
-			if (rb_reserve(&fz_client, chan, cpu, (size_t)(i * 37) % 300, 8, &ctx) == 0) {
+			if ((i & 1 ? rb_reserve(&fz_client, chan, n, 8, &ctx)
+				   : rb_reserve_on(&fz_client, chan, cpu, n, 8, &ctx)) == 0) {
 				memset(ctx.rec, 0x5a, ctx.slot_size);
 				rb_commit(chan, &ctx);
 			}

@@ -181,12 +181,22 @@ static inline bool ctf_event_header_extended(enum ctf_header_kind kind, uint32_t
 
 /*
  * Bit offset right after an event header that starts (unaligned) at off.
- * The extended variant option is a struct { uint32_t id; uint64_t
- * timestamp; }, aligned as its largest member: 64 bits.
+ * Natural layout: the header struct and each field at its own alignment
+ * (the extended variant option is a struct { uint32_t id; uint64_t
+ * timestamp; }, aligned as its largest member: 64 bits). Packed layout
+ * (CTF_LAYOUT_PACKED, LTTng's on x86): the header at a byte boundary and
+ * every field after the previous one, the extended struct at the next byte
+ * boundary: large 6 or 14 bytes, compact 4 or 13.
  */
-static inline uint64_t ctf_event_header_end(enum ctf_header_kind kind, uint64_t off,
-					    bool extended)
+static inline uint64_t ctf_event_header_end(enum ctf_header_kind kind, enum ctf_layout layout,
+					    uint64_t off, bool extended)
 {
+	if (layout == CTF_LAYOUT_PACKED) {
+		off = align_up(off, 8);
+		if (kind == CTF_HEADER_COMPACT)
+			return extended ? off + 8 + 32 + 64 : off + 32;
+		return extended ? off + 16 + 32 + 64 : off + 16 + 32;
+	}
 	if (kind == CTF_HEADER_COMPACT) {
 		off = align_up(off, 32);
 		if (!extended)
@@ -207,31 +217,36 @@ static inline uint64_t ctf_event_header_end(enum ctf_header_kind kind, uint64_t 
  */
 static inline uint64_t ctf_event_header_write(uint8_t *base, uint64_t off,
 					      enum ctf_header_kind kind,
+					      enum ctf_layout layout,
 					      enum ctf_byte_order bo, uint32_t id,
 					      uint64_t ts, bool extended)
 {
+	/* Alignment of the header, of its 32-bit and 64-bit fields. */
+	const unsigned packed = layout == CTF_LAYOUT_PACKED;
+	const uint64_t a_hdr = packed ? 8 : kind == CTF_HEADER_COMPACT ? 32 : 16;
+	const uint64_t a32 = packed ? 8 : 32, a64 = packed ? 8 : 64;
+
+	off = align_up(off, a_hdr);
 	if (kind == CTF_HEADER_COMPACT) {
-		off = align_up(off, 32);
 		if (!extended) {
 			ctf_bits_write(base, off, 5, id, bo);
 			ctf_bits_write(base, off + 5, 27, ts & ((UINT64_C(1) << 27) - 1), bo);
 			return off + 32;
 		}
 		ctf_bits_write(base, off, 5, 31, bo);
-		off = align_up(off + 5, 64);
+		off = align_up(off + 5, a64);
 	} else {
-		off = align_up(off, 16);
 		if (!extended) {
 			ctf_bits_write(base, off, 16, id, bo);
-			off = align_up(off + 16, 32);
+			off = align_up(off + 16, a32);
 			ctf_bits_write(base, off, 32, (uint32_t)ts, bo);
 			return off + 32;
 		}
 		ctf_bits_write(base, off, 16, 65535, bo);
-		off = align_up(off + 16, 64);
+		off = align_up(off + 16, a64);
 	}
 	ctf_bits_write(base, off, 32, id, bo);
-	off = align_up(off + 32, 64);
+	off = align_up(off + 32, a64);
 	ctf_bits_write(base, off, 64, ts, bo);
 	return off + 64;
 }

@@ -86,13 +86,14 @@ static int encode(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
 		  const struct ctf_value *payload, size_t npayload)
 {
 	enum ctf_header_kind kind = w->sc->header;
+	enum ctf_layout layout = ctf_trace_layout(w->trace);
 	bool ext = ctf_event_header_extended(kind, ec->id, ts, w->last_ts);
-	uint64_t start = w->cur.off, end = ctf_event_header_end(kind, start, ext);
+	uint64_t start = w->cur.off, end = ctf_event_header_end(kind, layout, start, ext);
 	int r;
 
 	if (end > w->cur.cap)
 		return -ENOSPC;
-	ctf_event_header_write(w->buf, start, kind, w->bo, ec->id, ts, ext);
+	ctf_event_header_write(w->buf, start, kind, layout, w->bo, ec->id, ts, ext);
 	w->cur.off = end;
 	if (w->sc->event_context) {
 		r = ctf_serialize_struct(&w->cur, w->bo, w->sc->event_context, ctx, nctx);
@@ -113,7 +114,7 @@ err:
 		unsigned keep = start & 7;
 		uint8_t *p = &w->buf[start >> 3];
 
-		/* Event headers are at least 16-bit aligned: start is byte aligned
+		/* Event headers start at a byte boundary in both layouts: start is byte aligned
 		 * in practice; clear conservatively per byte order anyway. */
 		*p &= w->bo == CTF_BO_BE ? (uint8_t)(0xff << (8 - keep))
 					 : (uint8_t)((1u << keep) - 1);

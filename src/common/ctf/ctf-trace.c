@@ -33,6 +33,7 @@ struct clock {
 struct ctf_trace {
 	uint8_t uuid[16];
 	enum ctf_byte_order bo;
+	enum ctf_layout layout;
 	struct env_entry *env;
 	size_t nenv;
 	struct clock *clocks;
@@ -73,6 +74,22 @@ int ctf_trace_create(const uint8_t uuid[16], enum ctf_byte_order bo,
 	t->bo = bo;
 	*ret_trace = t;
 	return 0;
+}
+
+int ctf_trace_set_layout(struct ctf_trace *t, enum ctf_layout layout, struct ctf_error *err)
+{
+	if (layout != CTF_LAYOUT_NATURAL && layout != CTF_LAYOUT_PACKED)
+		return ctf_error_set(err, -EINVAL, "unknown layout %d", (int)layout);
+	if (t->preamble_done)
+		return ctf_error_set(err, -EBUSY, "the layout: the metadata preamble is "
+				     "already generated");
+	t->layout = layout;
+	return 0;
+}
+
+enum ctf_layout ctf_trace_layout(const struct ctf_trace *t)
+{
+	return t->layout;
 }
 
 static void stream_class_free(struct ctf_stream_class *sc)
@@ -359,7 +376,8 @@ static void tsdl_uuid(struct strbuf *sb, const uint8_t u[16])
 		       u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
-static void tsdl_stream_structs(struct strbuf *sb, const char *clock, const char *sfx)
+static void tsdl_stream_structs(struct strbuf *sb, const char *clock, const char *sfx,
+				bool packed)
 {
 	strbuf_appendf(sb,
 		"struct packet_context%s {\n"
@@ -383,7 +401,7 @@ static void tsdl_stream_structs(struct strbuf *sb, const char *clock, const char
 		"\t\t\tuint64_clock_%s_t timestamp;\n"
 		"\t\t} extended;\n"
 		"\t} v;\n"
-		"} align(32);\n\n", sfx, clock, clock);
+		"} align(%u);\n\n", sfx, clock, clock, packed ? 8 : 32);
 	strbuf_appendf(sb,
 		"struct event_header_large%s {\n"
 		"\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
@@ -396,7 +414,7 @@ static void tsdl_stream_structs(struct strbuf *sb, const char *clock, const char
 		"\t\t\tuint64_clock_%s_t timestamp;\n"
 		"\t\t} extended;\n"
 		"\t} v;\n"
-		"} align(16);\n\n", sfx, clock, clock);
+		"} align(%u);\n\n", sfx, clock, clock, packed ? 8 : 16);
 }
 
 /* Suffix of the header/context struct names of clock k: "" for the first. */
@@ -412,16 +430,15 @@ static void tsdl_preamble(struct ctf_trace *t)
 {
 	struct strbuf *sb = &t->meta;
 	const unsigned long_bits = 8 * sizeof(long);
+	const bool packed = t->layout == CTF_LAYOUT_PACKED;
 	char sfx[80];
 
 	strbuf_append(sb, "/* CTF 1.8 */\n\n");
-	strbuf_append(sb,
-		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-		"typealias integer { size = 16; align = 16; signed = false; } := uint16_t;\n"
-		"typealias integer { size = 32; align = 32; signed = false; } := uint32_t;\n"
-		"typealias integer { size = 64; align = 64; signed = false; } := uint64_t;\n");
+	for (unsigned bits = 8; bits <= 64; bits *= 2)
+		strbuf_appendf(sb, "typealias integer { size = %u; align = %u; signed = false; } "
+			       ":= uint%u_t;\n", bits, packed ? 8 : bits, bits);
 	strbuf_appendf(sb, "typealias integer { size = %u; align = %u; signed = false; } "
-		       ":= unsigned long;\n", long_bits, long_bits);
+		       ":= unsigned long;\n", long_bits, packed ? 8 : long_bits);
 	strbuf_append(sb,
 		"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
 		"typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n\n");
@@ -474,8 +491,8 @@ static void tsdl_preamble(struct ctf_trace *t)
 		for (unsigned bits = 27; bits; bits = bits == 27 ? 32 : bits == 32 ? 64 : 0)
 			strbuf_appendf(sb, "typealias integer {\n\tsize = %u; align = %u; "
 				       "signed = false;\n\tmap = clock.%s.value;\n} := "
-				       "uint%u_clock_%s_t;\n\n", bits, bits == 27 ? 1 : bits,
-				       k->name, bits, k->name);
+				       "uint%u_clock_%s_t;\n\n", bits,
+				       bits == 27 ? 1 : packed ? 8 : bits, k->name, bits, k->name);
 	}
 	/* Header and context structs for each clock that a stream class uses. */
 	for (unsigned k = 0; k < t->nclocks; k++) {
@@ -485,7 +502,7 @@ static void tsdl_preamble(struct ctf_trace *t)
 			used |= t->streams[i]->clock == k;
 		if (used)
 			tsdl_stream_structs(sb, t->clocks[k].name,
-					    clock_sfx(t, k, sfx, sizeof(sfx)));
+					    clock_sfx(t, k, sfx, sizeof(sfx)), packed);
 	}
 	for (size_t i = 0; i < t->nstreams; i++) {
 		const struct ctf_stream_class *sc = t->streams[i];

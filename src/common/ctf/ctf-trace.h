@@ -34,6 +34,24 @@ enum ctf_header_kind {
 	CTF_HEADER_LARGE,	/* 16-bit id (65535 = extended) + 32-bit timestamp */
 };
 
+/*
+ * How a trace's fixed fields are aligned. Natural: each at its own
+ * alignment (uint32_t at 32 bits...). Packed: every integer at a byte
+ * boundary (declared align = 8), the way LTTng lays out its traces on x86,
+ * where unaligned accesses are cheap: fewer bytes per event. Event payloads
+ * follow their own types' alignments either way.
+ */
+enum ctf_layout {
+	CTF_LAYOUT_NATURAL = 0,
+	CTF_LAYOUT_PACKED,
+};
+
+#if defined(__i386__) || defined(__x86_64__)
+#define CTF_LAYOUT_HOST CTF_LAYOUT_PACKED
+#else
+#define CTF_LAYOUT_HOST CTF_LAYOUT_NATURAL
+#endif
+
 struct ctf_clock_desc {
 	const char *name;		/* TSDL identifier, e.g. "monotonic" */
 	const uint8_t *uuid;		/* 16 bytes, or NULL */
@@ -86,6 +104,13 @@ int ctf_trace_create(const uint8_t uuid[16], enum ctf_byte_order bo,
 void ctf_trace_free(struct ctf_trace *t);
 
 const uint8_t *ctf_trace_uuid(const struct ctf_trace *t);
+
+/*
+ * The layout of the packet header and context and of the event headers
+ * (natural until set). -EBUSY once the preamble is generated, -EINVAL.
+ */
+int ctf_trace_set_layout(struct ctf_trace *t, enum ctf_layout layout, struct ctf_error *err);
+enum ctf_layout ctf_trace_layout(const struct ctf_trace *t);
 /* CTF_BO_LE or CTF_BO_BE. */
 enum ctf_byte_order ctf_trace_byte_order(const struct ctf_trace *t);
 

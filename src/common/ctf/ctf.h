@@ -9,12 +9,14 @@
  *                 rules (for the tracer's fast path)
  *   ctf-event.h   value serializer and in-memory packet builder
  *   ctf-fs.h      trace directory writer with LTTng's index files
+ *   ctf-clock.h   the trace clocks (monotonic, TSC) and their descriptions
  *
  * Layout and rules: doc/design/ctf-writer.md.
  */
 #ifndef LTT_CTF_H
 #define LTT_CTF_H
 
+#include "ctf/ctf-clock.h"
 #include "ctf/ctf-encode.h"
 #include "ctf/ctf-error.h"
 #include "ctf/ctf-event.h"

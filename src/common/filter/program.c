@@ -24,6 +24,15 @@ struct filter_program {
 	const uint8_t *code;	/* first instruction */
 	size_t code_len;
 	const char *consts;
+	/*
+	 * The commonest filter, one reference compared with an integer
+	 * constant ("v < 0", "42 == id"), recognized at load: evaluated without
+	 * the interpreter when the value is an integer (see compare_int()).
+	 */
+	bool cmp_int;
+	uint8_t cmp_op;		/* OP_LT..OP_NE, as "ref OP constant" */
+	uint16_t cmp_ref;
+	int64_t cmp_const;
 	unsigned n_refs;
 	struct filter_ref refs[];
 };
@@ -207,6 +216,37 @@ out:
 	return r;
 }
 
+/* The operator that gives the same result with its operands swapped. */
+static uint8_t swapped(uint8_t op)
+{
+	return op == OP_LT ? OP_GT : op == OP_GT ? OP_LT : op == OP_LE ? OP_GE :
+	       op == OP_GE ? OP_LE : op;
+}
+
+/*
+ * Recognizes "LOAD_REF r; PUSH_S64 c; cmp; RETURN" and "PUSH_S64 c;
+ * LOAD_REF r; cmp; RETURN" (cmp one of LT..NE) in validated code.
+ */
+static void recognize_int_compare(struct filter_program *prog)
+{
+	const uint8_t *c = prog->code;
+
+	if (prog->code_len != 14 || c[12] < OP_LT || c[12] > OP_NE || c[13] != OP_RETURN)
+		return;
+	if (c[0] == OP_LOAD_REF && c[3] == OP_PUSH_S64) {
+		prog->cmp_ref = rd16(c + 1);
+		prog->cmp_const = (int64_t)rd64(c + 4);
+		prog->cmp_op = c[12];
+	} else if (c[0] == OP_PUSH_S64 && c[9] == OP_LOAD_REF) {
+		prog->cmp_const = (int64_t)rd64(c + 1);
+		prog->cmp_ref = rd16(c + 10);
+		prog->cmp_op = swapped(c[12]);
+	} else {
+		return;
+	}
+	prog->cmp_int = true;
+}
+
 int filter_load(const uint8_t *code, size_t len, struct filter_program **ret_prog)
 {
 	struct filter_program *prog;
@@ -238,6 +278,7 @@ int filter_load(const uint8_t *code, size_t len, struct filter_program **ret_pro
 		free(prog);
 		return r;
 	}
+	recognize_int_compare(prog);
 	*ret_prog = prog;
 	return 0;
 }
@@ -345,6 +386,19 @@ static bool str_eq(const struct slot *a, const struct slot *b)
 	return a->str.len == b->str.len && memcmp(a->str.p, b->str.p, a->str.len) == 0;
 }
 
+/* "v OP c" on integers: what the interpreter computes for that program. */
+static bool compare_int(uint8_t op, int64_t v, int64_t c)
+{
+	switch (op) {
+	case OP_LT: return v < c;
+	case OP_LE: return v <= c;
+	case OP_GT: return v > c;
+	case OP_GE: return v >= c;
+	case OP_EQ: return v == c;
+	default: return v != c;		/* OP_NE */
+	}
+}
+
 bool filter_eval(const struct filter_program *prog, const struct filter_value *values,
 		 unsigned n_values)
 {
@@ -356,6 +410,8 @@ bool filter_eval(const struct filter_program *prog, const struct filter_value *v
 
 	if (n_values != prog->n_refs)
 		return false;
+	if (prog->cmp_int && values[prog->cmp_ref].kind == FILTER_VALUE_S64)
+		return compare_int(prog->cmp_op, values[prog->cmp_ref].s64, prog->cmp_const);
 	/* a reference the event lacks makes the whole expression false, as in
 	 * LTTng, whatever the short-circuits would skip */
 	for (unsigned i = 0; i < n_values; i++)

@@ -1,14 +1,15 @@
 /*
  * ringbuf.c - ring buffer setup, writer slow path, consumer side.
  *
- * Algorithm, layout, state table, invariants (I1..I6, see ringbuf.h) and
+ * Algorithm, layout, state table, invariants (I1..I7, see ringbuf.h) and
  * memory-ordering pairs: doc/design/ring-buffer.md.
  *
- * Contexts: rb_reserve_slow() and rb_deliver_slow() run in writers (any
- * thread, signal handlers: no lock, no allocation, the only syscall is the
- * wake-up write). Everything else named rb_consumer_*, rb_get/put/skip_subbuf,
- * rb_flush, rb_snapshot runs in the consumer, one thread per channel,
- * concurrently with writers. Setup functions are ordinary code.
+ * Contexts: rb_reserve_slow(), rb_reserve_rseq_slow(), rb_refuse() and
+ * rb_deliver_slow() run in writers (any thread, signal handlers: no lock, no
+ * allocation, the only syscall is the wake-up write). Everything else named
+ * rb_consumer_*, rb_get/put/skip_subbuf, rb_flush, rb_snapshot runs in the
+ * consumer, one thread per channel, concurrently with writers. Setup
+ * functions are ordinary code.
  */
 #include "ringbuf/ringbuf.h"
 
@@ -38,7 +39,8 @@ static unsigned log2u(uint64_t v)
 /* ---- geometry ---- */
 
 static int geometry_compute(uint32_t nr_cpus, uint64_t subbuf_size, uint32_t num_subbufs,
-			    uint32_t hdr_area_size, uint32_t mode, struct rb_geometry *g)
+			    uint32_t hdr_area_size, uint32_t mode, uint32_t clock, uint32_t sync,
+			    struct rb_geometry *g)
 {
 	uint64_t stride, per_cpu, ctl_end;
 
@@ -52,6 +54,18 @@ static int geometry_compute(uint32_t nr_cpus, uint64_t subbuf_size, uint32_t num
 	if (hdr_area_size % 4 || hdr_area_size >= subbuf_size / 2)
 		return -EINVAL;
 	if (mode != RB_MODE_DISCARD && mode != RB_MODE_OVERWRITE)
+		return -EINVAL;
+#ifdef RB_HAVE_TSC
+	if (clock != RB_CLOCK_MONOTONIC && clock != RB_CLOCK_TSC)
+		return -EINVAL;
+#else
+	if (clock != RB_CLOCK_MONOTONIC)
+		return -EINVAL;
+#endif
+	/* rseq: the fast path reads the TSC itself, and an overwriting writer
+	 * pushes the consumer with a CAS that only atomic channels have. */
+	if (sync != RB_SYNC_ATOMIC &&
+	    (sync != RB_SYNC_RSEQ || clock != RB_CLOCK_TSC || mode != RB_MODE_DISCARD))
 		return -EINVAL;
 	stride = align_up(sizeof(struct rb_cpu_ctl) +
 				  (uint64_t)num_subbufs * sizeof(struct rb_subbuf_ctl),
@@ -67,6 +81,8 @@ static int geometry_compute(uint32_t nr_cpus, uint64_t subbuf_size, uint32_t num
 	g->hdr_area_size = hdr_area_size;
 	g->cpu_ctl_stride = (uint32_t)stride;
 	g->mode = (enum rb_mode)mode;
+	g->clock = (enum rb_clock)clock;
+	g->sync = (enum rb_sync)sync;
 	g->ctl_offset = align_up(sizeof(struct rb_shm_header), RB_CACHELINE);
 	ctl_end = g->ctl_offset + stride * nr_cpus;
 	g->data_offset = align_up(ctl_end, 4096);
@@ -86,11 +102,23 @@ int rb_geometry_check(const struct rb_config *cfg, struct rb_geometry *ret_g)
 		nr_cpus = n > 0 ? (uint32_t)n : 1;
 	}
 	r = geometry_compute(nr_cpus, cfg->subbuf_size, cfg->num_subbufs,
-			     (uint32_t)align_up(cfg->hdr_area_size, 4), (uint32_t)cfg->mode, &g);
+			     (uint32_t)align_up(cfg->hdr_area_size, 4), (uint32_t)cfg->mode,
+			     (uint32_t)cfg->clock, (uint32_t)cfg->sync, &g);
 	if (r < 0)
 		return r;
 	*ret_g = g;
 	return 0;
+}
+
+bool rb_rseq_usable(void)
+{
+#ifdef RB_HAVE_RSEQ
+	struct rseq *rs = rb_rseq_area();
+
+	return rs && rb_rseq_cpu(rs) != RB_RSEQ_NO_CPU;	/* registered in this thread */
+#else
+	return false;
+#endif
 }
 
 int rb_header_validate(const void *map, uint64_t map_size, struct rb_geometry *ret_g)
@@ -109,7 +137,7 @@ int rb_header_validate(const void *map, uint64_t map_size, struct rb_geometry *r
 	if (h.header_size != sizeof(h))
 		return -EINVAL;
 	r = geometry_compute(h.nr_cpus, h.subbuf_size, h.num_subbufs, h.hdr_area_size, h.mode,
-			     &g);
+			     h.clock, h.sync, &g);
 	if (r < 0)
 		return r;
 	if (h.cpu_ctl_stride != g.cpu_ctl_stride || h.ctl_offset != g.ctl_offset ||
@@ -154,11 +182,13 @@ int rb_channel_create(const struct rb_config *cfg, struct rb_channel **ret_chan)
 	const char *name = cfg->name ? cfg->name : "ltt-ringbuf";
 	int r;
 
-	if (!cfg->client || !cfg->client->clock_read || !cfg->client->record_header_size)
+	if (!cfg->client || !cfg->client->record_header_size)
 		return -EINVAL;
 	r = rb_geometry_check(cfg, &g);
 	if (r < 0)
 		return r;
+	if (g.sync == RB_SYNC_RSEQ && !rb_rseq_usable())
+		return -EOPNOTSUPP;
 	r = channel_alloc(&chan, &g);
 	if (r < 0)
 		return r;
@@ -221,6 +251,8 @@ int rb_channel_create(const struct rb_config *cfg, struct rb_channel **ret_chan)
 	h->num_subbufs = g.num_subbufs;
 	h->mode = g.mode;
 	h->hdr_area_size = g.hdr_area_size;
+	h->clock = g.clock;
+	h->sync = g.sync;
 	h->cpu_ctl_stride = g.cpu_ctl_stride;
 	h->ctl_offset = g.ctl_offset;
 	h->data_offset = g.data_offset;
@@ -248,7 +280,7 @@ int rb_channel_map(int fd, const struct rb_client *client, struct rb_channel **r
 	void *map;
 	int r;
 
-	if (!client || !client->clock_read || !client->record_header_size)
+	if (!client || !client->record_header_size)
 		return -EINVAL;
 	if (fstat(fd, &st) < 0)
 		return -errno;
@@ -328,17 +360,37 @@ static uint64_t cycle_of(const struct rb_channel *chan, uint64_t pos)
 }
 
 /*
+ * The commit count of a sub-buffer: the sum of its two words (commit_local is
+ * 0 on atomic channels). Acquire: pairs with the release adds to commit, and
+ * with the plain adds to commit_local made in program order after the
+ * record's stores (x86 TSO): a load that sees a count sees what was written
+ * before it. The words are loaded one after the other; both only grow within
+ * a cycle, so a sum that reaches the cycle's end is exact (I5).
+ */
+static uint64_t rb_commit_read(struct rb_subbuf_ctl *sb)
+{
+	return atomic_load_explicit(&sb->commit, memory_order_acquire) +
+	       atomic_load_explicit(&sb->commit_local, memory_order_acquire);
+}
+
+/* Cumulative records committed in the slot of pos at the end of its cycle,
+ * from its complete commit count w (I5: w - (c+1)*S is records * 2^37). */
+static uint64_t rb_commit_records(const struct rb_channel *chan, uint64_t pos, uint64_t w)
+{
+	return ((w - rb_cycle_end(chan, pos)) >> RB_COMMIT_BYTES_BITS) & RB_COMMIT_RECORDS_MASK;
+}
+
+/*
  * Records committed in the complete cycle of the sub-buffer at pos, whose
- * commit word is v. With publish, records that this cycle is finished
- * (before the slot is released), so that the next cycle can count its own.
+ * cumulative record count is rec. With publish, records that this cycle is
+ * finished (before the slot is released), so that the next cycle can count its own.
  * Context: anyone about to release the slot (consumer put/skip, a pushing
  * writer); several may race, they write the same values.
  */
-static uint64_t rb_cycle_records(struct rb_subbuf_ctl *sb, uint64_t cycle, uint64_t v,
+static uint64_t rb_cycle_records(struct rb_subbuf_ctl *sb, uint64_t cycle, uint64_t rec,
 				 bool publish)
 {
 	uint32_t tag = (uint32_t)cycle, prev_tag = (uint32_t)(cycle - 1);
-	uint64_t rec = v >> RB_COMMIT_BYTES_BITS;
 	/* Acquire: pairs with the release CAS below of another finisher, so
 	 * that seeing its tag we also see its cycle_records store. */
 	uint64_t base = atomic_load_explicit(&sb->records_base, memory_order_acquire);
@@ -364,6 +416,12 @@ static uint64_t rb_cycle_records(struct rb_subbuf_ctl *sb, uint64_t cycle, uint6
 	return 0;	/* cannot happen unless the mapping is corrupt */
 }
 
+static uint64_t rb_finished_records(const struct rb_channel *chan, struct rb_subbuf_ctl *sb,
+				    uint64_t pos, uint64_t w, bool publish)
+{
+	return rb_cycle_records(sb, cycle_of(chan, pos), rb_commit_records(chan, pos, w), publish);
+}
+
 /*
  * Makes sure the sub-buffer at position nb (a multiple of S) may be opened
  * (I6). Discard mode: -ENOBUFS if the consumer has not released its slot.
@@ -383,20 +441,19 @@ static int rb_make_room(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_
 		 * before we (and those who reserve after our CAS) write it. */
 		uint64_t c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
 		struct rb_subbuf_ctl *sb;
-		uint64_t v, n;
+		uint64_t w, n;
 
 		if (nb + S - c <= bufsize)
 			return 0;
 		if (chan->g.mode == RB_MODE_DISCARD)
 			return -ENOBUFS;
-		/* I1: c == nb - (N-1)*S is the oldest sub-buffer. */
+		/* I1: c == nb - (N-1)*S is the oldest sub-buffer. Acquire (in
+		 * rb_commit_read): its writers' stores must happen before ours. */
 		sb = &buf->sb[rb_subbuf_index(chan, c)];
-		/* Acquire: pairs with the release commits of its writers, whose
-		 * stores into the slot must happen before ours. */
-		v = atomic_load_explicit(&sb->commit, memory_order_acquire);
-		if ((v & RB_COMMIT_BYTES_MASK) != rb_commit_full(chan, c))
+		w = rb_commit_read(sb);
+		if (!rb_commit_complete(chan, c, w))
 			return -ENOBUFS;
-		n = rb_cycle_records(sb, cycle_of(chan, c), v, true);
+		n = rb_finished_records(chan, sb, c, w, true);
 		/* acq_rel: acquire as the load above; release so that a writer
 		 * or consumer that sees the push also sees the records_base
 		 * update. Failure: someone else released it; look again. */
@@ -430,16 +487,38 @@ void rb_deliver_slow(struct rb_channel *chan, struct rb_cpu_ctl *buf)
 	}
 }
 
-/* Adds bytes to a sub-buffer's commit word (release: orders the packet info
- * stores before it; pairs with the acquire in rb_get_subbuf()) and delivers
- * it if this completes it. */
-static void rb_commit_bytes(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t pos,
-			    uint64_t bytes)
+/*
+ * Adds bytes to the commit count of the sub-buffer at pos of CPU buffer cpu
+ * (no record) and delivers it if this completes it: as rb_commit() does,
+ * on the local word when an rseq channel's sequence can run on cpu, else
+ * with a release add (orders the packet info stores before it; pairs with
+ * the acquire in rb_commit_read()).
+ */
+static void rb_commit_bytes(struct rb_channel *chan, struct rb_cpu_ctl *buf, unsigned cpu,
+			    uint64_t pos, uint64_t bytes)
 {
 	struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, pos)];
-	uint64_t v = atomic_fetch_add_explicit(&sb->commit, bytes, memory_order_release) + bytes;
+	uint64_t v, other = 0;
 
-	if ((v & RB_COMMIT_BYTES_MASK) == rb_commit_full(chan, pos))
+#ifdef RB_HAVE_RSEQ
+	struct rseq *rs = rb_rseq_area();
+
+	if (chan->g.sync == RB_SYNC_RSEQ && rs &&
+	    rb_rseq_add(rs, cpu, (uint64_t *)&sb->commit_local, bytes, &v) == RB_RSEQ_DONE) {
+		/* Relaxed: a hint for the delivery (rb_commit()). */
+		other = atomic_load_explicit(&sb->commit, memory_order_relaxed);
+		goto done;
+	}
+#endif
+	v = atomic_fetch_add_explicit(&sb->commit, bytes, memory_order_release) + bytes;
+	if (chan->g.sync == RB_SYNC_RSEQ)
+		other = atomic_load_explicit(&sb->commit_local, memory_order_relaxed);
+#ifdef RB_HAVE_RSEQ
+done:
+#else
+	(void)cpu;	/* no sequence to run on it */
+#endif
+	if (rb_commit_complete(chan, pos, v + other))
 		rb_deliver_slow(chan, buf);
 }
 
@@ -477,177 +556,396 @@ static int rb_count_discard(struct rb_cpu_ctl *buf, int r)
 	return r;
 }
 
-int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
-		    size_t len, size_t align, struct rb_ctx *ctx)
+int rb_refuse(struct rb_channel *chan, int err)
 {
-	const uint64_t S = chan->g.subbuf_size;
-	struct rb_cpu_ctl *buf;
-	uint64_t old, ts, prev, off, sb_old, nb = 0, start, end;
-	bool close_old, open_new;
-	int r;
-
-	if (cpu >= chan->g.nr_cpus)
-		return -EINVAL;
-	buf = rb_cpu(chan, cpu);
-	if (align > 4096 || !is_pow2(align))
-		return rb_count_discard(buf, -EINVAL);
-	if (len >= S)
-		return rb_count_discard(buf, -E2BIG);
-	/* Relaxed: a guess for the CAS. */
-	old = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
-	for (;;) {
-		/* I3, I4: as in rb_reserve(). */
-		ts = cl->clock_read();
-		prev = atomic_load_explicit(&buf->last_ts, memory_order_relaxed);
-		off = old & (S - 1);
-		sb_old = old - off;
-		close_old = open_new = false;
-		if (off != 0) {
-			start = old;
-			end = align_up(start + cl->record_header_size(start, ts, prev), align) + len;
-			if (end - sb_old <= S)
-				goto try;	/* fits (maybe exactly) */
-			close_old = true;
-			nb = sb_old + S;
-		} else {
-			nb = old;
-		}
-		open_new = true;
-		/* First record of a packet: the reader's reference is the
-		 * packet's ts_begin, which is this very ts. */
-		prev = ts;
-		start = nb + chan->g.hdr_area_size;
-		end = align_up(start + cl->record_header_size(start, ts, prev), align) + len;
-		if (end - nb > S)
-			return rb_count_discard(buf, -E2BIG);
-		r = rb_make_room(chan, buf, nb);
-		if (r < 0)
-			return rb_count_discard(buf, r);
-try:
-		/* acq_rel: as in rb_reserve() (I4 chain; and the flush and
-		 * snapshot read write_pos after it). */
-		if (atomic_compare_exchange_weak_explicit(&buf->write_pos, &old, end,
-							  memory_order_acq_rel,
-							  memory_order_relaxed))
-			break;
-	}
-	atomic_store_explicit(&buf->last_ts, ts, memory_order_relaxed); /* I4: stale-low */
-	if (close_old) {
-		rb_close_info(chan, buf, sb_old, off, ts);
-		rb_commit_bytes(chan, buf, sb_old, S - off);
-	}
-	if (open_new) {
-		rb_open_info(chan, buf, nb, ts);
-		if (chan->g.hdr_area_size)
-			rb_commit_bytes(chan, buf, nb, chan->g.hdr_area_size);
-	}
-	/* A record ending exactly at the boundary closes its sub-buffer; the
-	 * info is published by the record's own commit. */
-	if ((end & (S - 1)) == 0)
-		rb_close_info(chan, buf, end - S, S, ts);
-	ctx->ts = ts;
-	ctx->prev_ts = prev;
-	ctx->pos = start;
-	ctx->rec = rb_data(chan, cpu, start);
-	ctx->payload = ctx->rec + (end - len - start);
-	ctx->buf = buf;
-	ctx->slot_size = (uint32_t)(end - start);
-	ctx->cpu = cpu;
-	return 0;
+	return rb_count_discard(rb_cpu(chan, rb_current_cpu(chan)), err);
 }
 
-/* ---- consumer ---- */
+/*
+ * The plan of a reservation that needs the slow path, or of a flush: which
+ * slot it takes, which sub-buffer it closes or opens. Computed from a pair
+ * and a timestamp, carried out by rb_plan_finish() once the pair was
+ * replaced by {end, ts}.
+ */
+struct rb_plan {
+	uint64_t start, end;	/* the slot [start, end) */
+	uint64_t prev;		/* the header's reference (I4, or ts_begin) */
+	uint64_t sb_old, off;	/* sub-buffer closed and the bytes used in it */
+	uint64_t nb;		/* sub-buffer opened */
+	bool record;		/* a record's slot (else a flush's padding) */
+	bool close_old, open_new, empty;
+};
 
-int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags)
+/*
+ * Plans a record of len bytes after the pair cur at timestamp ts (>= cur.ts).
+ * Returns 0, or -E2BIG / -ENOBUFS (the caller counts it).
+ */
+static int rb_plan_reserve(const struct rb_client *cl, struct rb_channel *chan,
+			   struct rb_cpu_ctl *buf, struct rb_pair cur, uint64_t ts, size_t len,
+			   size_t align, struct rb_plan *p)
 {
 	const uint64_t S = chan->g.subbuf_size;
-	struct rb_cpu_ctl *buf;
-	uint64_t old, off, end, ts;
-	bool empty;
+
+	*p = (struct rb_plan){ .off = cur.pos & (S - 1), .record = true };
+	p->sb_old = cur.pos - p->off;
+	if (p->off != 0) {
+		p->start = cur.pos;
+		p->prev = cur.ts;
+		p->end = align_up(p->start + cl->record_header_size(p->start, ts, p->prev), align) +
+			 len;
+		if (p->end - p->sb_old <= S)
+			return 0;	/* fits (maybe exactly) */
+		p->close_old = true;
+		p->nb = p->sb_old + S;
+	} else {
+		p->nb = cur.pos;
+	}
+	p->open_new = true;
+	/* First record of a packet: the reader's reference is the packet's
+	 * ts_begin, which is this very ts. */
+	p->prev = ts;
+	p->start = p->nb + chan->g.hdr_area_size;
+	p->end = align_up(p->start + cl->record_header_size(p->start, ts, ts), align) + len;
+	if (p->end - p->nb > S)
+		return -E2BIG;
+	return rb_make_room(chan, buf, p->nb);
+}
+
+/*
+ * Plans a flush after the pair cur: the open sub-buffer is padded to its
+ * end, or with RB_FLUSH_EMPTY an empty one is made when none is open.
+ * Returns 1 (a plan), 0 (nothing to do) or -ENOBUFS.
+ */
+static int rb_plan_flush(struct rb_channel *chan, struct rb_cpu_ctl *buf, struct rb_pair cur,
+			 unsigned flags, struct rb_plan *p)
+{
+	const uint64_t S = chan->g.subbuf_size;
 	int r;
 
-	if (cpu >= chan->g.nr_cpus)
-		return -EINVAL;
-	buf = rb_cpu(chan, cpu);
-	old = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
-	for (;;) {
-		/* I3: the packet's ts_end (or empty packet's times) is read
-		 * after the position it closes was loaded. */
-		ts = chan->client->clock_read();
-		off = old & (S - 1);
-		empty = off == 0;
-		if (empty) {
-			if (!(flags & RB_FLUSH_EMPTY))
-				return 0;
-			r = rb_make_room(chan, buf, old);
-			if (r < 0)
-				return r;
-			end = old + S;
-		} else {
-			end = old - off + S;
-		}
-		/* acq_rel: as in rb_reserve(). */
-		if (atomic_compare_exchange_weak_explicit(&buf->write_pos, &old, end,
-							  memory_order_acq_rel,
-							  memory_order_relaxed))
-			break;
+	*p = (struct rb_plan){ .off = cur.pos & (S - 1) };
+	p->sb_old = cur.pos - p->off;
+	p->start = cur.pos;
+	p->end = p->sb_old + S;
+	if (p->off != 0) {
+		p->close_old = true;
+		return 1;
 	}
-	if (empty) {
-		rb_open_info(chan, buf, old, ts);
-		rb_close_info(chan, buf, old, chan->g.hdr_area_size, ts);
-		rb_commit_bytes(chan, buf, old, S);
-	} else {
-		rb_close_info(chan, buf, old - off, off, ts);
-		rb_commit_bytes(chan, buf, old - off, S - off);
-	}
+	if (!(flags & RB_FLUSH_EMPTY))
+		return 0;
+	r = rb_make_room(chan, buf, cur.pos);
+	if (r < 0)
+		return r;
+	p->empty = true;
 	return 1;
 }
 
-/* The oldest unreleased sub-buffer's state: 0 complete, -EAGAIN not closed,
- * -EBUSY closed but not fully committed. */
-static int rb_oldest(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t *ret_c,
-		     uint64_t *ret_v)
+/* Carries out a plan whose pair replacement {end, ts} succeeded. */
+static void rb_plan_finish(struct rb_channel *chan, struct rb_cpu_ctl *buf, unsigned cpu,
+			   const struct rb_plan *p, uint64_t ts)
 {
 	const uint64_t S = chan->g.subbuf_size;
-	/* Acquire: in overwrite mode pairs with a pushing writer's release CAS
-	 * (records_base it published); in discard mode only we write it. */
-	uint64_t c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
-	/* Relaxed: whether it is closed; what is in it is ordered by the
-	 * commit word below. */
-	uint64_t w = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
-	uint64_t v;
 
-	*ret_c = c;
-	if (w < c + S)
-		return -EAGAIN;
-	/* Acquire: pairs with the release commits of every writer of it
-	 * (a chain of RMWs: one acquire load synchronizes with all), so
-	 * records and packet info are visible. */
-	v = atomic_load_explicit(&buf->sb[rb_subbuf_index(chan, c)].commit, memory_order_acquire);
-	*ret_v = v;
-	if ((v & RB_COMMIT_BYTES_MASK) != rb_commit_full(chan, c))
-		return -EBUSY;
-	return 0;
+	if (p->empty) {
+		rb_open_info(chan, buf, p->sb_old, ts);
+		rb_close_info(chan, buf, p->sb_old, chan->g.hdr_area_size, ts);
+		rb_commit_bytes(chan, buf, cpu, p->sb_old, S);
+		return;
+	}
+	if (p->close_old) {
+		rb_close_info(chan, buf, p->sb_old, p->off, ts);
+		rb_commit_bytes(chan, buf, cpu, p->sb_old, S - p->off);
+	}
+	if (p->open_new) {
+		rb_open_info(chan, buf, p->nb, ts);
+		if (chan->g.hdr_area_size)
+			rb_commit_bytes(chan, buf, cpu, p->nb, chan->g.hdr_area_size);
+	}
+	/* A record ending exactly at the boundary closes its sub-buffer; the
+	 * info is published by the record's own commit. */
+	if (p->record && (p->end & (S - 1)) == 0)
+		rb_close_info(chan, buf, p->end - S, S, ts);
 }
 
-int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
+static uint64_t rb_clock_of(const struct rb_client *cl, const struct rb_channel *chan)
 {
-	const uint64_t S = chan->g.subbuf_size;
-	struct rb_consumer_cpu *cc;
+	return cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
+}
+
+int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		    size_t len, size_t align, struct rb_ctx *ctx)
+{
 	struct rb_cpu_ctl *buf;
-	struct rb_subbuf_ctl *sb;
-	uint64_t c, v, content, d;
+	struct rb_pair cur;
+	struct rb_plan p;
+	uint64_t ts;
 	int r;
 
 	if (cpu >= chan->g.nr_cpus)
 		return -EINVAL;
 	buf = rb_cpu(chan, cpu);
-	cc = &chan->ccpu[cpu];
-	r = rb_oldest(chan, buf, &c, &v);
+	if (align > 4096 || !is_pow2(align) || chan->g.sync != RB_SYNC_ATOMIC)
+		return rb_count_discard(buf, -EINVAL);
+	if (len >= chan->g.subbuf_size)
+		return rb_count_discard(buf, -E2BIG);
+	cur = rb_pair_load(buf);
+	for (;;) {
+		ts = rb_clock_of(cl, chan);
+		if (ts < cur.ts)
+			ts = cur.ts;	/* I3 */
+		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
+		if (r < 0)
+			return rb_count_discard(buf, r);
+		/* Full barrier (I2); on failure cur is the pair that won. */
+		if (rb_pair_cas(buf, &cur, (struct rb_pair){ p.end, ts }))
+			break;
+	}
+	rb_plan_finish(chan, buf, cpu, &p, ts);
+	rb_ctx_fill(chan, cpu, buf, p.start, p.end, len, ts, p.prev, ctx);
+	return 0;
+}
+
+#ifdef RB_HAVE_RSEQ
+int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			 size_t align, struct rb_ctx *ctx)
+{
+	struct rseq *rs = rb_rseq_area();
+	struct rb_cpu_ctl *buf;
+	struct rb_pair cur;
+	struct rb_plan p;
+	uint64_t ts;
+	uint32_t cpu;
+	int r;
+
+	if (!rs)
+		return rb_refuse(chan, -EOPNOTSUPP);
+	if (align > 4096 || !is_pow2(align))
+		return rb_refuse(chan, -EINVAL);
+	if (len >= chan->g.subbuf_size)
+		return rb_refuse(chan, -E2BIG);
+	for (;;) {
+		cpu = rb_rseq_cpu(rs);
+		if (cpu >= chan->g.nr_cpus)	/* not registered, or no buffer */
+			return rb_refuse(chan, -EOPNOTSUPP);
+		buf = rb_cpu(chan, cpu);
+		cur = rb_pair_load(buf);
+		/* Read on any CPU: the clamp keeps the stream in order (I3),
+		 * and the sequence below checks cur is still the pair. */
+		ts = rb_clock_tsc();
+		if (ts < cur.ts)
+			ts = cur.ts;
+		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
+		if (r < 0)
+			return rb_count_discard(buf, r);
+		/* I7: stored by a sequence on CPU cpu that found write_pos
+		 * unchanged, hence the whole pair (rb_pair_load()). */
+		if (rb_rseq_store_pair(rs, cpu, (uint64_t *)&buf->write_pos, cur.pos, p.end, ts) ==
+		    RB_RSEQ_DONE)
+			break;
+	}
+	rb_plan_finish(chan, buf, cpu, &p, ts);
+	rb_ctx_fill(chan, cpu, buf, p.start, p.end, len, ts, p.prev, ctx);
+	return 0;
+}
+#else
+int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			 size_t align, struct rb_ctx *ctx)
+{
+	(void)cl, (void)len, (void)align, (void)ctx;
+	return rb_refuse(chan, -EOPNOTSUPP);
+}
+#endif
+
+/* ---- consumer ---- */
+
+#ifdef RB_HAVE_RSEQ
+/*
+ * The consumer's way onto CPU cpu, for the sequences of rseq channels: the
+ * calling thread's affinity is saved and narrowed to cpu (sched_setaffinity
+ * returns once the thread runs there), then restored by rb_unpin().
+ */
+struct rb_pin {
+	cpu_set_t *saved;
+	size_t size;
+};
+
+static int rb_pin(unsigned cpu, struct rb_pin *pin)
+{
+	cpu_set_t *one;
+	int r = 0;
+
+	pin->size = CPU_ALLOC_SIZE(RB_MAX_CPUS);
+	pin->saved = CPU_ALLOC(RB_MAX_CPUS);
+	one = CPU_ALLOC(RB_MAX_CPUS);
+	if (!pin->saved || !one) {
+		r = -ENOMEM;
+		goto out;
+	}
+	CPU_ZERO_S(pin->size, one);
+	CPU_SET_S(cpu, pin->size, one);
+	if (sched_getaffinity(0, pin->size, pin->saved) < 0 ||
+	    sched_setaffinity(0, pin->size, one) < 0)
+		r = -errno;
+out:
+	CPU_FREE(one);
+	if (r < 0) {
+		CPU_FREE(pin->saved);
+		pin->saved = NULL;
+	}
+	return r;
+}
+
+static void rb_unpin(struct rb_pin *pin)
+{
+	if (sched_setaffinity(0, pin->size, pin->saved) < 0) {
+		/* Cannot happen: it is the set the thread had. */
+	}
+	CPU_FREE(pin->saved);
+}
+
+/*
+ * Runs fn(rs, cpu, arg) with the calling thread on CPU cpu (rb_pin()), rs
+ * its rseq area: how the consumer becomes, for a moment, a writer of CPU
+ * cpu's buffer of an rseq channel (I7). Returns fn's value, -EOPNOTSUPP if
+ * this thread has no rseq, or rb_pin()'s error.
+ */
+static int rb_run_on_cpu(unsigned cpu, int (*fn)(struct rseq *rs, unsigned cpu, void *arg),
+			 void *arg)
+{
+	struct rseq *rs = rb_rseq_area();
+	struct rb_pin pin;
+	int r;
+
+	if (!rs || rb_rseq_cpu(rs) == RB_RSEQ_NO_CPU)
+		return -EOPNOTSUPP;
+	r = rb_pin(cpu, &pin);
 	if (r < 0)
 		return r;
-	sb = &buf->sb[rb_subbuf_index(chan, c)];
-	/* Relaxed: ordered by the acquire of the commit word. */
+	r = fn(rs, cpu, arg);
+	rb_unpin(&pin);
+	return r;
+}
+
+/* A sequence of ours found the thread elsewhere: -EAGAIN if it is not on
+ * cpu any more (its affinity was changed under it), else 0 (interrupted:
+ * retry). */
+static int rb_still_on(struct rseq *rs, unsigned cpu)
+{
+	return rb_rseq_cpu(rs) != cpu ? -EAGAIN : 0;
+}
+
+struct rb_flush_arg {
+	struct rb_channel *chan;
+	unsigned flags;
+};
+
+/* rb_flush() of an rseq channel, on CPU cpu: as a writer there would. */
+static int rb_flush_on_cpu(struct rseq *rs, unsigned cpu, void *arg)
+{
+	const struct rb_flush_arg *a = arg;
+	struct rb_cpu_ctl *buf = rb_cpu(a->chan, cpu);
+	struct rb_plan p;
+	int r;
+
+	for (;;) {
+		struct rb_pair cur = rb_pair_load(buf);
+		/* I3: the packet's end (or empty packet's times) is never
+		 * before the last reservation. */
+		uint64_t ts = rb_clock_tsc();
+		enum rb_rseq_result res;
+
+		if (ts < cur.ts)
+			ts = cur.ts;
+		r = rb_plan_flush(a->chan, buf, cur, a->flags, &p);
+		if (r <= 0)
+			return r;
+		/* I7: stored by a sequence on CPU cpu, which we now are. */
+		res = rb_rseq_store_pair(rs, cpu, (uint64_t *)&buf->write_pos, cur.pos, p.end, ts);
+		if (res == RB_RSEQ_DONE) {
+			rb_plan_finish(a->chan, buf, cpu, &p, ts);
+			return 1;
+		}
+		if (res == RB_RSEQ_MOVED && (r = rb_still_on(rs, cpu)) < 0)
+			return r;
+	}
+}
+#endif
+
+int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags)
+{
+	struct rb_cpu_ctl *buf;
+	struct rb_pair cur;
+	struct rb_plan p;
+	uint64_t ts;
+	int r;
+
+	if (cpu >= chan->g.nr_cpus)
+		return -EINVAL;
+	if (chan->g.sync == RB_SYNC_RSEQ) {
+#ifdef RB_HAVE_RSEQ
+		return rb_run_on_cpu(cpu, rb_flush_on_cpu,
+				     &(struct rb_flush_arg){ .chan = chan, .flags = flags });
+#else
+		return -EOPNOTSUPP;
+#endif
+	}
+	buf = rb_cpu(chan, cpu);
+	cur = rb_pair_load(buf);
+	for (;;) {
+		/* I3: as in rb_flush_on_cpu(). */
+		ts = rb_clock_of(chan->client, chan);
+		if (ts < cur.ts)
+			ts = cur.ts;
+		r = rb_plan_flush(chan, buf, cur, flags, &p);
+		if (r <= 0)
+			return r;
+		/* Full barrier (I2); on failure cur is the pair that won. */
+		if (rb_pair_cas(buf, &cur, (struct rb_pair){ p.end, ts }))
+			break;
+	}
+	rb_plan_finish(chan, buf, cpu, &p, ts);
+	return 1;
+}
+
+/* The state of the sub-buffer at c: 0 complete (its count in *ret_w),
+ * -EAGAIN not closed, -EBUSY closed but not fully committed. */
+static int rb_subbuf_state(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c,
+			   uint64_t *ret_w)
+{
+	/* Relaxed: whether it is closed; what is in it is ordered by the
+	 * commit count below. */
+	uint64_t wp = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
+	uint64_t w;
+
+	if (wp < c + chan->g.subbuf_size)
+		return -EAGAIN;
+	/* Acquire (rb_commit_read): pairs with every writer's commit of it
+	 * (each word is a chain of RMWs: one acquire load synchronizes with
+	 * all), so records and packet info are visible. */
+	w = rb_commit_read(&buf->sb[rb_subbuf_index(chan, c)]);
+	*ret_w = w;
+	return rb_commit_complete(chan, c, w) ? 0 : -EBUSY;
+}
+
+/* The oldest unreleased sub-buffer's position and state (rb_subbuf_state()). */
+static int rb_oldest(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t *ret_c,
+		     uint64_t *ret_w)
+{
+	/* Acquire: in overwrite mode pairs with a pushing writer's release CAS
+	 * (records_base it published); in discard mode only we write it. */
+	*ret_c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
+	return rb_subbuf_state(chan, buf, *ret_c, ret_w);
+}
+
+/* Hands out the complete sub-buffer at c of CPU buffer cpu (count w). */
+static int rb_take(struct rb_channel *chan, unsigned cpu, uint64_t c, uint64_t w,
+		   struct rb_packet *pkt)
+{
+	const uint64_t S = chan->g.subbuf_size;
+	struct rb_consumer_cpu *cc = &chan->ccpu[cpu];
+	struct rb_subbuf_ctl *sb = &rb_cpu(chan, cpu)->sb[rb_subbuf_index(chan, c)];
+	uint64_t content, d;
+
+	/* Relaxed: ordered by the acquire of the commit words. */
 	content = atomic_load_explicit(&sb->content_size, memory_order_relaxed);
 	if (atomic_load_explicit(&sb->closed_pos, memory_order_relaxed) != c + 1 ||
 	    content < chan->g.hdr_area_size || content > S)
@@ -664,17 +962,28 @@ int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
 	pkt->content_size = content;
 	pkt->packet_size = S;
 	pkt->events_discarded = d;
-	pkt->records = rb_cycle_records(sb, cycle_of(chan, c), v, false);
+	pkt->records = rb_finished_records(chan, sb, c, w, false);
 	pkt->cpu = cpu;
 	cc->stuck = false;
 	return 0;
 }
 
-static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c, uint64_t v)
+int rb_get_subbuf(struct rb_channel *chan, unsigned cpu, struct rb_packet *pkt)
+{
+	uint64_t c, w;
+	int r;
+
+	if (cpu >= chan->g.nr_cpus)
+		return -EINVAL;
+	r = rb_oldest(chan, rb_cpu(chan, cpu), &c, &w);
+	return r < 0 ? r : rb_take(chan, cpu, c, w, pkt);
+}
+
+static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t c, uint64_t w)
 {
 	struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, c)];
 
-	rb_cycle_records(sb, cycle_of(chan, c), v, true);
+	rb_finished_records(chan, sb, c, w, true);
 	if (chan->g.mode == RB_MODE_DISCARD) {
 		/* Release: our reads of the sub-buffer happen before writers
 		 * reuse the slot; pairs with the acquire in rb_make_room(). */
@@ -693,54 +1002,115 @@ static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t 
 
 int rb_put_subbuf(struct rb_channel *chan, const struct rb_packet *pkt)
 {
-	struct rb_cpu_ctl *buf;
-	uint64_t v;
-
 	if (pkt->cpu >= chan->g.nr_cpus)
 		return -EINVAL;
-	buf = rb_cpu(chan, pkt->cpu);
-	/* Relaxed: the value was acquired in rb_get_subbuf(); complete, it
-	 * cannot change until the slot is released. */
-	v = atomic_load_explicit(&buf->sb[rb_subbuf_index(chan, pkt->pos)].commit,
-				 memory_order_relaxed);
-	return rb_release(chan, buf, pkt->pos, v);
+	/* The count was acquired in rb_get_subbuf(); complete, it cannot
+	 * change until the slot is released. */
+	return rb_release(chan, rb_cpu(chan, pkt->cpu), pkt->pos,
+			  rb_commit_read(&rb_cpu(chan, pkt->cpu)->sb[rb_subbuf_index(chan,
+										       pkt->pos)]));
+}
+
+struct rb_complete_arg {
+	struct rb_channel *chan;
+	struct rb_subbuf_ctl *sb;
+	uint64_t end;		/* the cycle's end (rb_cycle_end()) */
+	uint64_t w;		/* out: the complete count */
+};
+
+#ifdef RB_HAVE_RSEQ
+/*
+ * rseq channels, on CPU cpu: the local word can only change by a sequence
+ * on CPU cpu, and ours runs there, so checking it unchanged while we replace
+ * the remote word (LOCK cmpxchg: migrated writers add to it) completes the
+ * count exactly.
+ */
+static int rb_complete_on_cpu(struct rseq *rs, unsigned cpu, void *arg)
+{
+	struct rb_complete_arg *a = arg;
+
+	for (;;) {
+		/* Acquire: as in rb_commit_read(). */
+		uint64_t local = atomic_load_explicit(&a->sb->commit_local, memory_order_acquire);
+		uint64_t remote = atomic_load_explicit(&a->sb->commit, memory_order_acquire);
+		uint64_t missing = (a->end - local - remote) & RB_COMMIT_BYTES_MASK;
+		enum rb_rseq_result res;
+		int r;
+
+		if (missing == 0) {
+			a->w = local + remote;
+			return 0;
+		}
+		res = rb_rseq_cas_remote(rs, cpu, (const uint64_t *)&a->sb->commit_local, local,
+					 (uint64_t *)&a->sb->commit, remote, remote + missing);
+		if (res == RB_RSEQ_DONE) {
+			a->w = local + remote + missing;
+			return 0;
+		}
+		if (res == RB_RSEQ_MOVED && (r = rb_still_on(rs, cpu)) < 0)
+			return r;
+	}
+}
+#endif
+
+/*
+ * Completes the stuck sub-buffer at c by adding the missing bytes to its
+ * commit count (keeping the record count): the count becomes exactly the
+ * cycle's end (I5). Returns 0 and the complete count in *ret_w, or a
+ * negative errno (rseq channels: see rb_flush()).
+ */
+static int rb_force_complete(struct rb_channel *chan, unsigned cpu, struct rb_subbuf_ctl *sb,
+			     uint64_t c, uint64_t *ret_w)
+{
+	struct rb_complete_arg a = { .chan = chan, .sb = sb, .end = rb_cycle_end(chan, c) };
+	int r = 0;
+
+	if (chan->g.sync == RB_SYNC_ATOMIC) {
+		/* Acquire, and acq_rel on success: acquire the writers that did
+		 * commit; release for whoever reads it next. A failure means a
+		 * writer committed meanwhile: retry with the new value (it may
+		 * be complete now). */
+		uint64_t remote = atomic_load_explicit(&sb->commit, memory_order_acquire);
+		uint64_t missing;
+
+		do
+			missing = (a.end - remote) & RB_COMMIT_BYTES_MASK;
+		while (missing &&
+		       !atomic_compare_exchange_weak_explicit(&sb->commit, &remote, remote + missing,
+							      memory_order_acq_rel,
+							      memory_order_acquire));
+		a.w = remote + missing;
+	} else {
+#ifdef RB_HAVE_RSEQ
+		r = rb_run_on_cpu(cpu, rb_complete_on_cpu, &a);
+#else
+		(void)cpu;
+		r = -EOPNOTSUPP;
+#endif
+	}
+	if (r == 0)
+		*ret_w = a.w;
+	return r;
 }
 
 int rb_skip_subbuf(struct rb_channel *chan, unsigned cpu)
 {
 	struct rb_cpu_ctl *buf;
 	struct rb_subbuf_ctl *sb;
-	uint64_t c, v, full, n;
+	uint64_t c, w, n;
 	int r;
 
 	if (cpu >= chan->g.nr_cpus)
 		return -EINVAL;
 	buf = rb_cpu(chan, cpu);
-	r = rb_oldest(chan, buf, &c, &v);
+	r = rb_oldest(chan, buf, &c, &w);
 	if (r == -EAGAIN)
 		return r;
 	sb = &buf->sb[rb_subbuf_index(chan, c)];
-	full = rb_commit_full(chan, c);
-	if (r == -EBUSY) {
-		/* Complete it by hand, keeping the record count. acq_rel:
-		 * acquire the writers that did commit; release for whoever
-		 * reads it next. A failure means a writer committed meanwhile:
-		 * retry with the new value (it may even be complete now). */
-		for (;;) {
-			uint64_t nv = (v & ~RB_COMMIT_BYTES_MASK) | full;
-
-			if ((v & RB_COMMIT_BYTES_MASK) == full)
-				break;
-			if (atomic_compare_exchange_weak_explicit(&sb->commit, &v, nv,
-								  memory_order_acq_rel,
-								  memory_order_acquire)) {
-				v = nv;
-				break;
-			}
-		}
-	}
-	n = rb_cycle_records(sb, cycle_of(chan, c), v, false);
-	r = rb_release(chan, buf, c, v);
+	if (r == -EBUSY && (r = rb_force_complete(chan, cpu, sb, c, &w)) < 0)
+		return r;
+	n = rb_finished_records(chan, sb, c, w, false);
+	r = rb_release(chan, buf, c, w);
 	if (r < 0)
 		return 0;	/* overwrite: pushed meanwhile, already counted lost */
 	/* Relaxed: counters. */
@@ -758,14 +1128,14 @@ int rb_consumer_tick(struct rb_channel *chan, uint64_t now_ns, uint64_t switch_n
 	for (unsigned cpu = 0; cpu < chan->g.nr_cpus; cpu++) {
 		struct rb_consumer_cpu *cc = &chan->ccpu[cpu];
 		struct rb_cpu_ctl *buf = rb_cpu(chan, cpu);
-		uint64_t c, v;
+		uint64_t c, w;
 		int r;
 
 		if (switch_ns && now_ns - cc->last_switch >= switch_ns) {
 			cc->last_switch = now_ns;
 			rb_flush(chan, cpu, RB_FLUSH_EMPTY);
 		}
-		r = rb_oldest(chan, buf, &c, &v);
+		r = rb_oldest(chan, buf, &c, &w);
 		if (r == 0) {
 			readable++;
 			cc->stuck = false;
@@ -776,7 +1146,7 @@ int rb_consumer_tick(struct rb_channel *chan, uint64_t now_ns, uint64_t switch_n
 				cc->stuck_since = now_ns;
 			} else if (now_ns - cc->stuck_since >= stuck_ns) {
 				rb_skip_subbuf(chan, cpu);
-				if (rb_oldest(chan, buf, &c, &v) == 0)
+				if (rb_oldest(chan, buf, &c, &w) == 0)
 					readable++;
 			}
 		}
@@ -792,9 +1162,9 @@ int rb_consumer_prepare_sleep(struct rb_channel *chan)
 	/* Dekker pair with rb_deliver_slow(): see there. */
 	atomic_thread_fence(memory_order_seq_cst);
 	for (unsigned cpu = 0; cpu < chan->g.nr_cpus; cpu++) {
-		uint64_t c, v;
+		uint64_t c, w;
 
-		if (rb_oldest(chan, rb_cpu(chan, cpu), &c, &v) == 0) {
+		if (rb_oldest(chan, rb_cpu(chan, cpu), &c, &w) == 0) {
 			atomic_store_explicit(&h->consumer_waiting, 0, memory_order_relaxed);
 			return 1;
 		}
@@ -816,7 +1186,7 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 {
 	const uint64_t S = chan->g.subbuf_size;
 	const uint64_t bufsize = S << chan->num_order;
-	uint64_t w, c, lo, wb, overwritten = 0, incomplete = 0, last_d = 0;
+	uint64_t wp, c, lo, wb, overwritten = 0, incomplete = 0, last_d = 0;
 	struct rb_cpu_ctl *buf;
 	int r = 0;
 
@@ -826,8 +1196,8 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 	rb_flush(chan, cpu, 0);
 	/* Acquire: see rb_oldest(). */
 	c = atomic_load_explicit(&buf->consumed, memory_order_acquire);
-	w = atomic_load_explicit(&buf->write_pos, memory_order_acquire);
-	wb = w & ~(S - 1);
+	wp = atomic_load_explicit(&buf->write_pos, memory_order_acquire);
+	wb = wp & ~(S - 1);
 	/* The oldest that can still be intact is wb - N*S (unless a writer
 	 * opened wb meanwhile: the check after the copy sees it). */
 	lo = wb >= bufsize ? wb - bufsize : 0;
@@ -836,11 +1206,11 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 	for (uint64_t p = lo; p < wb; p += S) {
 		struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, p)];
 		struct rb_packet pkt;
-		uint64_t v, content, w2, d;
+		uint64_t w, content, w2, d;
 
 		/* Acquire: as in rb_oldest(). */
-		v = atomic_load_explicit(&sb->commit, memory_order_acquire);
-		if ((v & RB_COMMIT_BYTES_MASK) != rb_commit_full(chan, p)) {
+		w = rb_commit_read(sb);
+		if (!rb_commit_complete(chan, p, w)) {
 			/* Relaxed: reused since? then lost, else in progress. */
 			w2 = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
 			if (w2 > p + bufsize)
@@ -855,7 +1225,7 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 		pkt.ts_begin = atomic_load_explicit(&sb->ts_begin, memory_order_relaxed);
 		pkt.ts_end = atomic_load_explicit(&sb->ts_end, memory_order_relaxed);
 		d = atomic_load_explicit(&sb->events_discarded, memory_order_relaxed);
-		pkt.records = rb_cycle_records(sb, cycle_of(chan, p), v, false);
+		pkt.records = rb_finished_records(chan, sb, p, w, false);
 		bool closed_ok = atomic_load_explicit(&sb->closed_pos, memory_order_relaxed) == p + 1;
 		memcpy(scratch, rb_data(chan, cpu, p), content);
 		/*

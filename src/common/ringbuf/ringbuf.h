@@ -12,6 +12,17 @@
  * CTF: each sub-buffer starts with a header area the consumer fills from
  * struct rb_packet when it takes the sub-buffer.
  *
+ * A channel is synchronized one way for its whole life (rb_config.sync,
+ * recorded in the mapping):
+ *   atomic  writers reserve with a 16-byte compare-and-swap on the pair
+ *           {write_pos, last_ts} of any CPU's buffer and commit with an
+ *           atomic add; any thread, any CPU, also the consumer.
+ *   rseq    writers reserve and commit in restartable sequences on their own
+ *           CPU's buffer (rseq-internal.h): no LOCK-prefixed instruction on
+ *           the fast path. The consumer runs its flushes and skips in its own
+ *           restartable sequences, pinned to the buffer's CPU. x86_64 with
+ *           glibc's rseq, discard mode, TSC clock.
+ *
  * Contexts:
  *   writer   rb_reserve() / rb_commit(): any thread of any process that mapped
  *            the channel, also a signal handler interrupting a writer (each
@@ -19,32 +30,39 @@
  *            no syscall except the consumer wake-up (only when the consumer
  *            said it sleeps).
  *   consumer everything named rb_consumer_* / rb_get_subbuf / rb_put_subbuf /
- *            rb_flush / rb_snapshot*: one thread per channel (the functions
- *            of one CPU buffer must not run concurrently with each other),
- *            concurrently with any number of writers.
+ *            rb_flush / rb_skip_subbuf / rb_snapshot: one thread per channel
+ *            (the functions of one CPU buffer must not run concurrently with
+ *            each other), concurrently with any number of writers. On rseq
+ *            channels, rb_flush, rb_skip_subbuf, rb_snapshot and the timers
+ *            move the calling thread to the buffer's CPU for a moment
+ *            (sched_setaffinity; its affinity is restored).
  *
  * Invariants (positions are free-running 64-bit byte counts; the byte at
  * position p lives at offset p mod N*S of its CPU's data area):
  *   I1 consumed <= write_pos <= consumed + N*S; consumed is a multiple of S.
- *   I2 Reservations are disjoint: each is [old, new) of one successful CAS on
- *      write_pos, and never crosses a sub-buffer boundary.
- *   I3 Buffer order is timestamp order: a reservation's timestamp is read after
- *      the value of write_pos its CAS replaces was loaded, so a later slot
- *      always carries a later-or-equal timestamp.
- *   I4 last_ts is never greater than the timestamp of the record that precedes
- *      a new reservation (it may be older: "stale-low").
- *   I5 A sub-buffer of cycle c is complete when its commit byte count reaches
- *      (c+1)*S (mod 2^37): every reserved byte of it, its header area and its
- *      end padding have been committed, and its packet info is written.
+ *   I2 Reservations are disjoint: each is [old, new) of one successful
+ *      replacement of the pair {write_pos, last_ts} (a 16-byte CAS, or an rseq
+ *      commit), and never crosses a sub-buffer boundary.
+ *   I3 A buffer's timestamps never go back: a reservation's timestamp is the
+ *      clock clamped to the last_ts of the pair it replaces, which is the
+ *      timestamp of the reservation that precedes it.
+ *   I4 last_ts is exactly the timestamp of the reservation ending at
+ *      write_pos: the two are only ever replaced together.
+ *   I5 A sub-buffer of cycle c is complete when its commit count W (the sum of
+ *      its commit words) satisfies W = (c+1)*S (mod 2^37) in its byte bits:
+ *      every reserved byte of it, its header area and its end padding have
+ *      been committed, and its packet info is written.
  *   I6 The slot of a sub-buffer is written again only after consumed passed it
  *      (discard mode: released by the consumer; overwrite mode: released by the
  *      consumer or pushed by a writer once complete).
+ *   I7 rseq channels: every store to buffer k's pair and to its sub-buffers'
+ *      commit_local words is the commit of a restartable sequence on CPU k.
  *
  * Usage (writer):
  *
- *   static const struct rb_client my_client = { my_clock, my_header_size };
+ *   static const struct rb_client my_client = { NULL, my_header_size, 4, 4, 27 };
  *   struct rb_ctx ctx;
- *   if (rb_reserve(&my_client, chan, rb_current_cpu(chan), len, align, &ctx) == 0) {
+ *   if (rb_reserve(&my_client, chan, len, align, &ctx) == 0) {
  *           write_header(ctx.rec, ctx.ts, ctx.prev_ts); memcpy(ctx.payload, ...);
  *           rb_commit(chan, &ctx);
  *   }
@@ -69,25 +87,34 @@
 #define RB_TSAN 1
 #endif
 #endif
+#ifdef RB_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 /* glibc >= 2.35 registers rseq for every thread and exports where its area
- * is: reading cpu_id there is one TLS load (sched_getcpu() is a call). */
+ * is. ThreadSanitizer does not see inline assembly: its builds use the atomic
+ * path only. */
 #if defined(__x86_64__) && defined(__GLIBC__) && !defined(RB_TSAN) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-#include <sys/rseq.h>
-#define RB_HAVE_RSEQ_CPU 1
+#include "ringbuf/rseq-internal.h"
+#define RB_HAVE_RSEQ 1
 #endif
 
 #define RB_MAGIC 0x4c545242u /* "LTRB" little endian: 'B','R','T','L' */
-#define RB_VERSION 1u
+#define RB_VERSION 2u
 #define RB_MIN_SUBBUF_SIZE (4096ull)
 #define RB_MAX_SUBBUF_SIZE (64ull << 20)
 #define RB_MAX_NUM_SUBBUFS (1u << 16)
 #define RB_MAX_CPUS 4096u
 #define RB_CACHELINE 64
 
-/* Commit word of a sub-buffer: cumulative committed bytes in the low 37 bits
- * (mod 2^37), cumulative committed records in the high 27 bits (mod 2^27). */
+/*
+ * Commit words of a sub-buffer count records * 2^37 + bytes (mod 2^64),
+ * cumulative over the slot's cycles: each commit adds RB_COMMIT_RECORD +
+ * its bytes. The byte count of a complete cycle c is exactly (c+1)*S, so
+ * W - (c+1)*S is the cumulative record count times 2^37 (see
+ * rb_commit_records()).
+ */
 #define RB_COMMIT_BYTES_BITS 37
 #define RB_COMMIT_BYTES_MASK ((1ull << RB_COMMIT_BYTES_BITS) - 1)
 #define RB_COMMIT_RECORD (1ull << RB_COMMIT_BYTES_BITS)
@@ -96,6 +123,19 @@
 enum rb_mode {
 	RB_MODE_DISCARD = 0,	/* full buffer: new records dropped and counted */
 	RB_MODE_OVERWRITE = 1,	/* flight recorder: the oldest sub-buffer is lost */
+};
+
+/* The clock of a channel's timestamps (recorded in the mapping, so that the
+ * consumer's flushes read the same one as the writers). */
+enum rb_clock {
+	RB_CLOCK_MONOTONIC = 0,	/* CLOCK_MONOTONIC, ns (vDSO) */
+	RB_CLOCK_TSC = 1,	/* x86 time-stamp counter, cycles (x86_64 only) */
+};
+
+/* How writers synchronize (see the file comment). */
+enum rb_sync {
+	RB_SYNC_ATOMIC = 0,
+	RB_SYNC_RSEQ = 1,
 };
 
 /* ---- shared-memory layout (no pointers; all fields fixed-size) ---- */
@@ -117,16 +157,21 @@ struct rb_shm_header {
 	/* Consumer wake-up: set by the consumer before it sleeps (Dekker pair
 	 * with the writers' delivery, see rb_deliver_slow()). */
 	_Atomic uint32_t consumer_waiting;
+	uint32_t clock;		/* enum rb_clock */
+	uint32_t sync;		/* enum rb_sync */
 	uint32_t reserved0;
-	uint64_t reserved[6];
+	uint64_t reserved[5];
 };
 
-/* Per-sub-buffer control: commit counter and packet info. The packet info
- * fields are atomics accessed relaxed: they are ordered by the commit counter
- * (release by the writer that fills them, acquire by the consumer), and the
- * consumer may read them speculatively in overwrite mode. */
+/* Per-sub-buffer control: commit counters and packet info. The packet info
+ * fields are atomics accessed relaxed: they are ordered by the commit
+ * counters (release by the writer that fills them, acquire by the consumer),
+ * and the consumer may read them speculatively in overwrite mode. */
 struct rb_subbuf_ctl {
-	_Atomic uint64_t commit;	/* see RB_COMMIT_* */
+	/* Atomic channels: every commit (atomic add). rseq channels: commits
+	 * made off the buffer's CPU (a writer migrated since it reserved, the
+	 * consumer's padding and skips). See RB_COMMIT_*. */
+	_Atomic uint64_t commit;
 	/* Commit word's record count when cycle `tag` of this slot ended:
 	 * (tag << 32) | records. Written by whoever finishes a cycle. */
 	_Atomic uint64_t records_base;
@@ -139,14 +184,17 @@ struct rb_subbuf_ctl {
 	/* (tag << 32) | records committed in cycle `tag`; written before
 	 * records_base moves to that tag (see rb_cycle_records()). */
 	_Atomic uint64_t cycle_records;
-	uint64_t pad;
+	/* rseq channels: commits made on the buffer's CPU, by plain adds in
+	 * restartable sequences (I7); the consumer reads it atomically. */
+	_Atomic uint64_t commit_local;
 };
 
 /* Per-CPU buffer control; followed by num_subbufs struct rb_subbuf_ctl. */
 struct rb_cpu_ctl {
-	/* Writer cache line. */
-	_Atomic uint64_t write_pos;	/* next free position */
-	_Atomic uint64_t last_ts;	/* lower bound of the last record's ts (I4) */
+	/* Writer cache line. write_pos and last_ts are one 16-byte pair,
+	 * always replaced together (I2, I4). */
+	_Alignas(16) _Atomic uint64_t write_pos; /* next free position */
+	_Atomic uint64_t last_ts;	/* timestamp of the reservation ending there */
 	_Atomic uint64_t discarded;	/* reservations that failed (cumulative) */
 	_Atomic uint64_t deliveries;	/* sub-buffers completed (read timer polls) */
 	uint64_t pad0[4];
@@ -166,39 +214,13 @@ struct rb_cpu_ctl {
 _Static_assert(sizeof(struct rb_shm_header) == 120, "rb_shm_header layout");
 _Static_assert(sizeof(struct rb_cpu_ctl) == 128, "rb_cpu_ctl layout");
 _Static_assert(sizeof(struct rb_subbuf_ctl) == 80, "rb_subbuf_ctl layout");
+_Static_assert(offsetof(struct rb_cpu_ctl, last_ts) == 8, "the pair is 16 contiguous bytes");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
 	       "shared-memory atomics must be lock-free");
 
-/* ---- process-local objects ---- */
+/* ---- clocks ---- */
 
-/*
- * Compile-time client hooks. Pass the address of a `static const` instance:
- * rb_reserve() is always inlined, so the compiler calls (and inlines) the
- * hooks directly. The slow path and the consumer call them through the
- * pointer kept in the channel.
- */
-struct rb_client {
-	/*
-	 * Returns the current time. Must be monotonic across CPUs and ordered
-	 * after the preceding load of the write position and before the CAS
-	 * that follows (the vDSO's clock_gettime is; a raw TSC read needs
-	 * rdtscp or lfence around it; see doc/design/ring-buffer.md,
-	 * "Timestamps").
-	 */
-	uint64_t (*clock_read)(void);
-	/*
-	 * Returns the bytes from position pos to the end of the record header
-	 * of a record with timestamp ts, alignment padding before the header
-	 * included; prev_ts is a lower bound of the timestamp the reader will
-	 * hold before this record (previous record in the packet, or the
-	 * packet's ts_begin): 0 <= ts - prev_ts < 2^k allows a k-bit compact
-	 * timestamp. Pure function of its arguments (the tracer calls it again
-	 * with the values in struct rb_ctx to encode the header).
-	 */
-	size_t (*record_header_size)(uint64_t pos, uint64_t ts, uint64_t prev_ts);
-};
-
-/* Default clock: CLOCK_MONOTONIC in ns (vDSO, no syscall). */
+/* CLOCK_MONOTONIC in ns (vDSO, no syscall). */
 static inline uint64_t rb_clock_monotonic(void)
 {
 	struct timespec t;
@@ -206,6 +228,67 @@ static inline uint64_t rb_clock_monotonic(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
+
+#if defined(__x86_64__)
+/* The time-stamp counter of the CPU this runs on. No ordering is needed
+ * (I3 clamps what it returns); only constant, nonstop TSCs are used as a
+ * clock (the session daemon checks). */
+static inline uint64_t rb_clock_tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+#define RB_HAVE_TSC 1
+#endif
+
+static inline uint64_t rb_clock_read(enum rb_clock clock)
+{
+#ifdef RB_HAVE_TSC
+	if (clock == RB_CLOCK_TSC)
+		return rb_clock_tsc();
+#endif
+	(void)clock;
+	return rb_clock_monotonic();
+}
+
+/* ---- process-local objects ---- */
+
+/*
+ * Compile-time client hooks and constants. Pass the address of a `static
+ * const` instance: rb_reserve() is always inlined, so the compiler calls (and
+ * inlines) the hooks directly. The slow path and the consumer use the copy
+ * kept in the channel.
+ */
+struct rb_client {
+	/*
+	 * NULL: timestamps come from the channel's clock (rb_clock_read()).
+	 * Else the clock of atomic channels (a test's fake clock); any clock
+	 * works, I3 clamps it. rseq channels always read the TSC.
+	 */
+	uint64_t (*clock_read)(void);
+	/*
+	 * Returns the bytes from position pos to the end of the record header
+	 * of a record with timestamp ts, alignment padding before the header
+	 * included; prev_ts is the timestamp the reader will hold before this
+	 * record (previous record in the packet, or the packet's ts_begin;
+	 * prev_ts <= ts): ts - prev_ts < 2^k allows a k-bit compact timestamp.
+	 * Pure function of its arguments (the tracer calls it again with the
+	 * values in struct rb_ctx to encode the header).
+	 */
+	size_t (*record_header_size)(uint64_t pos, uint64_t ts, uint64_t prev_ts);
+	/*
+	 * The short header the rseq fast path lays out itself: a record with
+	 * ts - prev_ts < 2^short_ts_bits has a header of short_header_size
+	 * bytes at the next multiple of header_align (a power of two), so that
+	 * record_header_size(pos, ts, prev) == align_pad(pos, header_align) +
+	 * short_header_size for those. Other records take the slow path.
+	 */
+	uint32_t header_align;
+	uint32_t short_header_size;
+	uint32_t short_ts_bits;		/* 1..63 */
+};
 
 /* The geometry as validated; a local copy, never re-read from the mapping. */
 struct rb_geometry {
@@ -215,6 +298,8 @@ struct rb_geometry {
 	uint32_t hdr_area_size;
 	uint32_t cpu_ctl_stride;
 	enum rb_mode mode;
+	enum rb_clock clock;
+	enum rb_sync sync;
 	uint64_t ctl_offset;
 	uint64_t data_offset;
 	uint64_t total_size;
@@ -240,7 +325,7 @@ struct rb_channel {
 /* What a reservation returns; see rb_reserve(). */
 struct rb_ctx {
 	uint64_t ts;		/* the record's timestamp */
-	uint64_t prev_ts;	/* the lower bound the header size was chosen with */
+	uint64_t prev_ts;	/* the previous reservation's (I4): the header's reference */
 	uint64_t pos;		/* position of the slot start */
 	char *rec;		/* address of the slot start (header padding first) */
 	char *payload;		/* address of the payload (aligned) */
@@ -269,6 +354,8 @@ struct rb_config {
 	uint32_t num_subbufs;	/* N: power of two, 2 .. 65536 */
 	uint32_t hdr_area_size;	/* < S/2; rounded up to 4 (a CTF packet header is 84 bytes) */
 	enum rb_mode mode;
+	enum rb_clock clock;
+	enum rb_sync sync;	/* RB_SYNC_RSEQ: discard mode, TSC clock, rb_rseq_usable() */
 	uint32_t nr_cpus;	/* 0: sysconf(_SC_NPROCESSORS_CONF) */
 	const char *shm_dir;	/* NULL: memfd; else a file is created in it */
 	const char *name;	/* memfd / file name (file: must not exist) */
@@ -288,10 +375,19 @@ struct rb_stats {
 
 /*
  * rb_geometry_check - validates creation parameters.
- * Returns 0, or -EINVAL if a size is not a power of two, out of range, or the
- * whole mapping would not fit in 2^47 bytes. Fills *ret_g on success.
+ * Returns 0, or -EINVAL if a size is not a power of two, out of range, the
+ * whole mapping would not fit in 2^47 bytes, or the clock, sync and mode do
+ * not go together (rseq: discard mode and the TSC clock). Fills *ret_g on
+ * success.
  */
 int rb_geometry_check(const struct rb_config *cfg, struct rb_geometry *ret_g);
+
+/*
+ * rb_rseq_usable - whether the calling thread can run the restartable
+ * sequences of rseq channels: an rseq build (x86_64, glibc >= 2.35, not
+ * ThreadSanitizer) and rseq registered in this thread. Context: any.
+ */
+bool rb_rseq_usable(void);
 
 /*
  * rb_header_validate - validates a mapping's header, never trusting it.
@@ -306,9 +402,9 @@ int rb_header_validate(const void *map, uint64_t map_size, struct rb_geometry *r
  * rb_channel_create - creates and maps a new channel (consumer side).
  * The channel owns the fd (rb_channel_fd()) and, with cfg->shm_dir, the file
  * (left in place by rb_channel_free() so that a crash can be recovered;
- * rb_channel_unlink() removes it). Returns 0, -EINVAL (geometry), -EEXIST,
- * or the errno of memfd_create/open/ftruncate/mmap. Free with
- * rb_channel_free().
+ * rb_channel_unlink() removes it). Returns 0, -EINVAL (geometry),
+ * -EOPNOTSUPP (rseq asked of a build or thread without it), -EEXIST, or the
+ * errno of memfd_create/open/ftruncate/mmap. Free with rb_channel_free().
  */
 int rb_channel_create(const struct rb_config *cfg, struct rb_channel **ret_chan);
 
@@ -359,38 +455,100 @@ static inline unsigned rb_subbuf_index(const struct rb_channel *chan, uint64_t p
 	return (unsigned)(pos >> chan->subbuf_order) & (chan->g.num_subbufs - 1);
 }
 
-/* Commit byte count (mod 2^37) of a complete sub-buffer at position pos (I5). */
-static inline uint64_t rb_commit_full(const struct rb_channel *chan, uint64_t pos)
+/* Cumulative bytes committed in the slot of pos once pos's cycle is
+ * complete: (cycle + 1) * S, exact mod 2^64 (I5). */
+static inline uint64_t rb_cycle_end(const struct rb_channel *chan, uint64_t pos)
 {
 	uint64_t cycle = pos >> (chan->subbuf_order + chan->num_order);
 
-	return ((cycle + 1) << chan->subbuf_order) & RB_COMMIT_BYTES_MASK;
+	return (cycle + 1) << chan->subbuf_order;
+}
+
+/* Whether commit count w (the sum of the slot's commit words) completes the
+ * cycle of pos (I5). */
+static inline bool rb_commit_complete(const struct rb_channel *chan, uint64_t pos, uint64_t w)
+{
+	return ((w - rb_cycle_end(chan, pos)) & RB_COMMIT_BYTES_MASK) == 0;
+}
+
+/* The pair {write_pos, last_ts} of a buffer. */
+struct rb_pair {
+	uint64_t pos, ts;
+};
+
+/*
+ * Replaces the pair by desired if it equals *expect (16-byte CAS, a full
+ * barrier: acquire and release). On failure *expect gets the current pair.
+ * Atomic channels only (on rseq channels only sequences on the buffer's CPU
+ * store into it, I7).
+ */
+static inline bool rb_pair_cas(struct rb_cpu_ctl *buf, struct rb_pair *expect,
+			       struct rb_pair desired)
+{
+	typedef unsigned __int128 rb_u128;
+	rb_u128 e = (rb_u128)expect->ts << 64 | expect->pos;
+	rb_u128 v;
+
+#ifdef RB_TSAN
+	/*
+	 * ThreadSanitizer runs 16-byte atomics under a lock of its own, which
+	 * other processes do not take: the instruction itself, and the
+	 * acquire and release it is, told to TSan on the pair's address (the
+	 * same address its loads acquire from).
+	 */
+	uint64_t lo = expect->pos, hi = expect->ts;
+
+	__tsan_release((void *)&buf->write_pos);
+	__asm__ volatile("lock cmpxchg16b %[pair]"
+			 : "+a"(lo), "+d"(hi), [pair] "+m"(*(rb_u128 *)(void *)&buf->write_pos)
+			 : "b"(desired.pos), "c"(desired.ts)
+			 : "memory", "cc");
+	__tsan_acquire((void *)&buf->write_pos);
+	v = (rb_u128)hi << 64 | lo;
+#else
+	v = __sync_val_compare_and_swap((rb_u128 *)(void *)&buf->write_pos, e,
+					 (rb_u128)desired.ts << 64 | desired.pos);
+#endif
+	if (v == e)
+		return true;
+	expect->pos = (uint64_t)v;
+	expect->ts = (uint64_t)(v >> 64);
+	return false;
+}
+
+/*
+ * A guess of the pair, for a CAS or an rseq comparison that checks it.
+ * write_pos is loaded first (acquire orders the second load after it):
+ * every replacement changes write_pos, so a check that finds write_pos
+ * unchanged also proves last_ts was not replaced after it was loaded.
+ */
+static inline struct rb_pair rb_pair_load(struct rb_cpu_ctl *buf)
+{
+	struct rb_pair p;
+
+	p.pos = atomic_load_explicit(&buf->write_pos, memory_order_acquire);
+	p.ts = atomic_load_explicit(&buf->last_ts, memory_order_relaxed);
+	return p;
 }
 
 /* A CPU number valid for the channel: the current CPU (from glibc's rseq
- * area when registered, else sched_getcpu()), folded into nr_cpus. Any value is correct (the atomic
- * path tolerates migration); the current CPU avoids contention. */
+ * area when registered, else sched_getcpu()), folded into nr_cpus. Any value
+ * is correct on atomic channels; the current CPU avoids contention. */
 static inline unsigned rb_current_cpu(const struct rb_channel *chan)
 {
 	int cpu;
 
-#ifdef RB_HAVE_RSEQ_CPU
-	if (likely(__rseq_size > 0)) {
-		uintptr_t tp;
-		const struct rseq *rs;
+#ifdef RB_HAVE_RSEQ
+	struct rseq *rs = rb_rseq_area();
 
-		/* x86_64 glibc: the thread pointer is %fs:0 (the TCB's self). */
-		__asm__("mov %%fs:0, %0" : "=r"(tp));
-		rs = (const struct rseq *)(tp + (uintptr_t)__rseq_offset);
-		/* Written by the kernel on return to this thread: a relaxed
-		 * read of our own thread's area; any stale value is a valid CPU. */
-		cpu = (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
-		if (likely((unsigned)cpu < chan->g.nr_cpus))
-			return (unsigned)cpu;
+	if (likely(rs)) {
+		uint32_t c = rb_rseq_cpu(rs);
+
+		if (likely(c < chan->g.nr_cpus))
+			return c;
 	}
 #endif
 	cpu = sched_getcpu();
-
 	if (unlikely(cpu < 0))
 		cpu = 0;
 	return (unsigned)cpu < chan->g.nr_cpus ? (unsigned)cpu
@@ -399,76 +557,15 @@ static inline unsigned rb_current_cpu(const struct rb_channel *chan)
 
 int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
 		    size_t len, size_t align, struct rb_ctx *ctx);
+int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			 size_t align, struct rb_ctx *ctx);
+int rb_refuse(struct rb_channel *chan, int err);
 void rb_deliver_slow(struct rb_channel *chan, struct rb_cpu_ctl *buf);
 
-/* ---- writer fast path ---- */
-
-/*
- * rb_reserve - reserves a record slot in CPU buffer cpu.
- * Context: writer (any thread, signal handler). Lock-free; wait-free unless
- * another writer of the same buffer wins the CAS (then retries). No syscall,
- * no allocation.
- * cl: the client hooks, a constant (see struct rb_client); cpu < nr_cpus
- * (rb_current_cpu()); the payload is len bytes aligned to align (a power of
- * two <= 4096, relative to the sub-buffer start).
- * Returns 0 and fills *ctx: the caller writes the header at ctx->rec (as
- * cl->record_header_size(ctx->pos, ctx->ts, ctx->prev_ts) sized it) and
- * the payload at ctx->payload, then must call rb_commit() (else the
- * sub-buffer is never delivered; see rb_skip_subbuf()).
- * -ENOBUFS: discard mode with the consumer behind, or overwrite mode with the
- * oldest sub-buffer still being written; -E2BIG: the record cannot fit in a
- * sub-buffer; -EINVAL: align not a power of two <= 4096, or cpu >= nr_cpus.
- * Every error but the bad cpu (which has no buffer) is counted in the
- * buffer's discarded counter, which ends up in a later packet's
- * events_discarded.
- */
-__attribute__((always_inline)) static inline int
-rb_reserve(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu, size_t len,
-	   size_t align, struct rb_ctx *ctx)
+static inline void rb_ctx_fill(struct rb_channel *chan, unsigned cpu, struct rb_cpu_ctl *buf,
+			       uint64_t start, uint64_t end, size_t len, uint64_t ts,
+			       uint64_t prev, struct rb_ctx *ctx)
 {
-	const uint64_t sbsize = chan->g.subbuf_size;
-	struct rb_cpu_ctl *buf;
-	uint64_t old, ts, prev, start, end;
-
-	if (unlikely(cpu >= chan->g.nr_cpus))
-		return -EINVAL;
-	if (unlikely(len >= sbsize || align > 4096 || !is_pow2(align)))
-		return rb_reserve_slow(cl, chan, cpu, len, align, ctx); /* counts it */
-	buf = rb_cpu(chan, cpu);
-	/* Relaxed: only a guess for the CAS below, which checks it. */
-	old = atomic_load_explicit(&buf->write_pos, memory_order_relaxed);
-	for (;;) {
-		/* I3: the timestamp is read after `old` was loaded (by the load
-		 * above or by the failed CAS), and the CAS below only succeeds
-		 * if write_pos still equals `old`. */
-		ts = cl->clock_read();
-		/* I4: relaxed; this load is sequenced before our successful
-		 * CAS (acq_rel), and every writer that stores last_ts after us
-		 * in buffer order does so after a CAS that reads from ours:
-		 * so this load happens-before any such store and can only see
-		 * a timestamp of a record at or before our predecessor, which
-		 * is <= our predecessor's (I3). */
-		prev = atomic_load_explicit(&buf->last_ts, memory_order_relaxed);
-		if (unlikely((old & (sbsize - 1)) == 0))
-			goto slow;	/* sub-buffer not opened yet */
-		start = old;
-		end = align_up(start + cl->record_header_size(start, ts, prev), align) + len;
-		/* >=: a record ending exactly at the boundary closes the
-		 * sub-buffer, which the slow path does. */
-		if (unlikely(end - (old & ~(sbsize - 1)) >= sbsize))
-			goto slow;
-		/* acq_rel on success: release orders our last_ts load before
-		 * the next writer's CAS (I4); acquire pairs with the previous
-		 * writer's release so the I4 argument chains. Failure:
-		 * relaxed, `old` is just refreshed. */
-		if (likely(atomic_compare_exchange_weak_explicit(&buf->write_pos, &old, end,
-								 memory_order_acq_rel,
-								 memory_order_relaxed)))
-			break;
-	}
-	/* Racy store, stale-low only (I4): a writer that reserved before us
-	 * may store its older timestamp after ours. Relaxed: no ordering. */
-	atomic_store_explicit(&buf->last_ts, ts, memory_order_relaxed);
 	ctx->ts = ts;
 	ctx->prev_ts = prev;
 	ctx->pos = start;
@@ -477,9 +574,118 @@ rb_reserve(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu, si
 	ctx->buf = buf;
 	ctx->slot_size = (uint32_t)(end - start);
 	ctx->cpu = cpu;
+}
+
+/* ---- writer fast path ---- */
+
+/*
+ * rb_reserve_on - reserves a record slot in CPU buffer cpu of an atomic
+ * channel (a writer may use any buffer: tests simulate migrations with it).
+ * Context: writer (any thread, signal handler). Lock-free; wait-free unless
+ * another writer of the same buffer wins the CAS (then retries). No syscall,
+ * no allocation.
+ * cl: the client hooks, a constant (see struct rb_client); the payload is
+ * len bytes aligned to align (a power of two <= 4096, relative to the
+ * sub-buffer start).
+ * Returns 0 and fills *ctx: the caller writes the header at ctx->rec (as
+ * cl->record_header_size(ctx->pos, ctx->ts, ctx->prev_ts) sized it) and
+ * the payload at ctx->payload, then must call rb_commit() (else the
+ * sub-buffer is never delivered; see rb_skip_subbuf()).
+ * -ENOBUFS: discard mode with the consumer behind, or overwrite mode with the
+ * oldest sub-buffer still being written; -E2BIG: the record cannot fit in a
+ * sub-buffer; -EINVAL: align not a power of two <= 4096, an rseq channel, or
+ * cpu >= nr_cpus. Every error but the bad cpu (which has no buffer) is
+ * counted in the buffer's discarded counter, which ends up in a later
+ * packet's events_discarded.
+ */
+__attribute__((always_inline)) static inline int
+rb_reserve_on(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu, size_t len,
+	      size_t align, struct rb_ctx *ctx)
+{
+	const uint64_t sbsize = chan->g.subbuf_size;
+	struct rb_cpu_ctl *buf;
+	struct rb_pair cur;
+	uint64_t ts, start, end;
+
+	if (unlikely(cpu >= chan->g.nr_cpus))
+		return -EINVAL;
+	if (unlikely(len >= sbsize || align > 4096 || !is_pow2(align) ||
+		     chan->g.sync != RB_SYNC_ATOMIC))
+		return rb_reserve_slow(cl, chan, cpu, len, align, ctx); /* counts it */
+	buf = rb_cpu(chan, cpu);
+	cur = rb_pair_load(buf);
+	for (;;) {
+		ts = cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
+		/* I3: never before the reservation we follow (cur.ts, I4). */
+		if (unlikely(ts < cur.ts))
+			ts = cur.ts;
+		if (unlikely((cur.pos & (sbsize - 1)) == 0))
+			goto slow;	/* sub-buffer not opened yet */
+		start = cur.pos;
+		end = align_up(start + cl->record_header_size(start, ts, cur.ts), align) + len;
+		/* >=: a record ending exactly at the boundary closes the
+		 * sub-buffer, which the slow path does. */
+		if (unlikely(end - (cur.pos & ~(sbsize - 1)) >= sbsize))
+			goto slow;
+		/* Full barrier; on failure cur is the pair that won (I2). */
+		if (likely(rb_pair_cas(buf, &cur, (struct rb_pair){ end, ts })))
+			break;
+	}
+	rb_ctx_fill(chan, cpu, buf, start, end, len, ts, cur.ts, ctx);
 	return 0;
 slow:
 	return rb_reserve_slow(cl, chan, cpu, len, align, ctx);
+}
+
+/*
+ * rb_reserve - reserves a record slot in the buffer of the CPU the caller
+ * runs on (any CPU's on atomic channels, that CPU's own on rseq channels).
+ * Same contract as rb_reserve_on(), plus -EOPNOTSUPP (counted): an rseq
+ * channel and the calling thread cannot run its sequences (rseq not
+ * registered in it, or a build without them: see rb_rseq_usable()).
+ * On rseq channels the fast path is one restartable sequence with no
+ * LOCK-prefixed instruction (rb_rseq_reserve()).
+ */
+__attribute__((always_inline)) static inline int
+rb_reserve(const struct rb_client *cl, struct rb_channel *chan, size_t len, size_t align,
+	   struct rb_ctx *ctx)
+{
+	if (likely(chan->g.sync == RB_SYNC_ATOMIC))
+		return rb_reserve_on(cl, chan, rb_current_cpu(chan), len, align, ctx);
+#ifdef RB_HAVE_RSEQ
+	const uint64_t sbsize = chan->g.subbuf_size;
+	struct rseq *rs = rb_rseq_area();
+	struct rb_rseq_reserve_args a;
+	uint64_t old, prev, ts, end;
+	uint32_t cpu;
+
+	if (unlikely(!rs || len >= sbsize || align > 4096 || !is_pow2(align)))
+		return rb_reserve_rseq_slow(cl, chan, len, align, ctx); /* counts it */
+	a = (struct rb_rseq_reserve_args){
+		.hdr_mask = cl->header_align - 1, .hdr_nmask = ~(uint64_t)(cl->header_align - 1),
+		.hdr_size = cl->short_header_size, .pay_mask = align - 1,
+		.pay_nmask = ~(uint64_t)(align - 1), .len = len,
+		.ts_limit = 1ull << cl->short_ts_bits, .sb_mask = sbsize - 1,
+	};
+	for (;;) {
+		enum rb_rseq_result r;
+
+		cpu = rb_rseq_cpu(rs);
+		if (unlikely(cpu >= chan->g.nr_cpus))
+			return rb_reserve_rseq_slow(cl, chan, len, align, ctx);
+		r = rb_rseq_reserve(rs, cpu, (uint64_t *)&rb_cpu(chan, cpu)->write_pos, &a, &old,
+				    &prev, &ts, &end);
+		if (likely(r == RB_RSEQ_DONE))
+			break;
+		if (r == RB_RSEQ_CHANGED)	/* open, close, or a long header */
+			return rb_reserve_rseq_slow(cl, chan, len, align, ctx);
+		/* moved or interrupted: again, on whatever CPU we are now */
+	}
+	rb_ctx_fill(chan, cpu, rb_cpu(chan, cpu), old, end, len, ts, prev, ctx);
+	return 0;
+#else
+	return rb_refuse(chan, -EOPNOTSUPP);
+#endif
 }
 
 /*
@@ -487,18 +693,41 @@ slow:
  * Context: the writer that reserved it (or any thread it handed ctx to);
  * never blocks; a syscall (eventfd write) only if this completes a
  * sub-buffer while the consumer sleeps.
- * Release: every store into the slot (and, for the last commit of a
- * sub-buffer, its packet info) happens before the count that may make the
- * sub-buffer complete; pairs with the acquire load in rb_get_subbuf().
+ * Atomic channels, or a writer of an rseq channel that is no longer on the
+ * buffer's CPU: an atomic add (release: every store into the slot, and for
+ * the last commit of a sub-buffer its packet info, happens before the count
+ * that may make the sub-buffer complete; pairs with the acquire loads in
+ * rb_oldest()). rseq channels on the buffer's CPU: a plain add in a
+ * restartable sequence (rb_rseq_add(): the same ordering from x86's TSO).
+ * Whoever sees the sum complete delivers it; two commits racing on both
+ * words may both miss it (no fence between the add and the other word's
+ * load): the consumer's read timer, and a writer that finds the buffer
+ * full, deliver it then (see doc, "rseq channels").
  */
 __attribute__((always_inline)) static inline void rb_commit(struct rb_channel *chan,
 							      const struct rb_ctx *ctx)
 {
 	struct rb_subbuf_ctl *sb = &ctx->buf->sb[rb_subbuf_index(chan, ctx->pos)];
-	uint64_t add = RB_COMMIT_RECORD + ctx->slot_size;
-	uint64_t v = atomic_fetch_add_explicit(&sb->commit, add, memory_order_release) + add;
+	uint64_t add = RB_COMMIT_RECORD + ctx->slot_size, v, other = 0;
 
-	if (unlikely((v & RB_COMMIT_BYTES_MASK) == rb_commit_full(chan, ctx->pos)))
+#ifdef RB_HAVE_RSEQ
+	if (chan->g.sync == RB_SYNC_RSEQ) {
+		struct rseq *rs = rb_rseq_area();
+
+		if (likely(rs) && likely(rb_rseq_add(rs, ctx->cpu, (uint64_t *)&sb->commit_local,
+						     add, &v) == RB_RSEQ_DONE)) {
+			/* Relaxed: a hint for the delivery only. */
+			other = atomic_load_explicit(&sb->commit, memory_order_relaxed);
+			if (unlikely(rb_commit_complete(chan, ctx->pos, v + other)))
+				rb_deliver_slow(chan, ctx->buf);
+			return;
+		}
+	}
+#endif
+	v = atomic_fetch_add_explicit(&sb->commit, add, memory_order_release) + add;
+	if (chan->g.sync == RB_SYNC_RSEQ)	/* relaxed: a hint, as above */
+		other = atomic_load_explicit(&sb->commit_local, memory_order_relaxed);
+	if (unlikely(rb_commit_complete(chan, ctx->pos, v + other)))
 		rb_deliver_slow(chan, ctx->buf);
 }
 
@@ -510,11 +739,14 @@ enum rb_flush_flags {
 
 /*
  * rb_flush - closes the open sub-buffer of CPU buffer cpu (writers go on in
- * the next one). Context: consumer (or a stopping writer); lock-free.
+ * the next one). Context: consumer (or a stopping writer); lock-free. On
+ * rseq channels the calling thread runs on CPU cpu for the duration.
  * With RB_FLUSH_EMPTY, an empty packet (header area only) is produced when no
  * sub-buffer is open, so that a quiet CPU still produces packets.
  * Returns 1 if a sub-buffer was closed, 0 if there was nothing to close,
- * -ENOBUFS if an empty packet was asked for but there is no room.
+ * -ENOBUFS if an empty packet was asked for but there is no room; on rseq
+ * channels also -EOPNOTSUPP (this thread cannot run rseq) or the errno of
+ * sched_setaffinity (the caller may not run on CPU cpu).
  * The closed sub-buffer becomes readable once its writers committed.
  */
 int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags);
@@ -543,7 +775,8 @@ int rb_put_subbuf(struct rb_channel *chan, const struct rb_packet *pkt);
  * counts it (subbufs_corrupt, records_corrupt) and releases it so writers
  * can reuse it. Context: consumer, only once the missing writer is known dead
  * or timed out (a writer that commits after this would corrupt the slot's
- * count: see doc). Returns 0, or -EAGAIN if there is no such sub-buffer.
+ * count: see doc). Returns 0, -EAGAIN if there is no such sub-buffer, or
+ * (rseq channels) rb_flush()'s errors.
  */
 int rb_skip_subbuf(struct rb_channel *chan, unsigned cpu);
 
@@ -562,7 +795,8 @@ int rb_consumer_tick(struct rb_channel *chan, uint64_t now_ns, uint64_t switch_n
  * rb_consumer_prepare_sleep - announces that the consumer is about to wait on
  * the wake-up eventfd. Returns 1 if a sub-buffer is readable (do not sleep;
  * the flag is cleared), 0 if the consumer may sleep; after waking call
- * rb_consumer_woken(). Context: consumer.
+ * rb_consumer_woken(). Context: consumer. The wait must be bounded by the
+ * read timer: a completion can go unannounced (see rb_commit()).
  */
 int rb_consumer_prepare_sleep(struct rb_channel *chan);
 void rb_consumer_woken(struct rb_channel *chan);

@@ -234,15 +234,15 @@ TEST(compact_header_choice_and_escape)
 	ASSERT_FALSE(ctf_event_header_extended(CTF_HEADER_COMPACT, 1, 5 * k27 + 2,
 					       5 * k27 - 3));
 	/* Sizes: 32 bits; extended: 5 bits, pad to 64, u32 id, pad, u64 ts. */
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, 84 * 8, false), 88 * 8);
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, 84 * 8, true), 104 * 8);
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, 81 * 8 + 1, false), 88 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, 84 * 8, false), 88 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, 84 * 8, true), 104 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, 81 * 8 + 1, false), 88 * 8);
 	/* From byte 88: id 31 at 88, u32 id at 96, u64 timestamp at 104. */
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, 88 * 8, true), 112 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, 88 * 8, true), 112 * 8);
 
 	uint8_t b[64] = { 0 };
 
-	ASSERT_EQ_U64(ctf_event_header_write(b, 0, CTF_HEADER_COMPACT, CTF_BO_LE, 3,
+	ASSERT_EQ_U64(ctf_event_header_write(b, 0, CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, CTF_BO_LE, 3,
 					     (k27 * 7) | 0x123456, false), 32);
 	/* id in bits 0-4, timestamp low 27 bits in 5-31. */
 	{
@@ -253,7 +253,7 @@ TEST(compact_header_choice_and_escape)
 		ASSERT_EQ_HEX(w >> 5, 0x123456);
 	}
 	memset(b, 0, sizeof(b));
-	ASSERT_EQ_U64(ctf_event_header_write(b, 32, CTF_HEADER_COMPACT, CTF_BO_LE, 40,
+	ASSERT_EQ_U64(ctf_event_header_write(b, 32, CTF_HEADER_COMPACT, CTF_LAYOUT_NATURAL, CTF_BO_LE, 40,
 					     0x1122334455667788ULL, true), 192);
 	ASSERT_EQ_HEX(b[4], 31);
 	ASSERT_EQ_HEX(b[8], 40);	/* u32 id at the next 64-bit boundary */
@@ -271,22 +271,62 @@ TEST(large_header_choice_and_escape)
 	ASSERT_TRUE(ctf_event_header_extended(CTF_HEADER_LARGE, 0, k32, 0));
 	ASSERT_FALSE(ctf_event_header_extended(CTF_HEADER_LARGE, 31, 1000, 0));
 	/* u16 id, u32 timestamp aligned to 32: 8 bytes from an aligned start. */
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, 0, false), 64);
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, 16, false), 64);
-	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, 0, true), 128 + 64);
-	ASSERT_EQ_U64(ctf_event_header_write(b, 16, CTF_HEADER_LARGE, CTF_BO_LE, 0x1234,
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_NATURAL, 0, false), 64);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_NATURAL, 16, false), 64);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_NATURAL, 0, true), 128 + 64);
+	ASSERT_EQ_U64(ctf_event_header_write(b, 16, CTF_HEADER_LARGE, CTF_LAYOUT_NATURAL, CTF_BO_LE, 0x1234,
 					     0xaabbccdd, false), 64);
 	ASSERT_EQ_HEX(b[2], 0x34);
 	ASSERT_EQ_HEX(b[3], 0x12);
 	ASSERT_EQ_HEX(b[4], 0xdd);
 	ASSERT_EQ_HEX(b[7], 0xaa);
 	memset(b, 0, sizeof(b));
-	ASSERT_EQ_U64(ctf_event_header_write(b, 0, CTF_HEADER_LARGE, CTF_BO_LE, 70000,
+	ASSERT_EQ_U64(ctf_event_header_write(b, 0, CTF_HEADER_LARGE, CTF_LAYOUT_NATURAL, CTF_BO_LE, 70000,
 					     5, true), 192);
 	ASSERT_EQ_HEX(b[0], 0xff);
 	ASSERT_EQ_HEX(b[1], 0xff);
 	ASSERT_EQ_HEX(b[8] | b[9] << 8 | b[10] << 16, 70000);
 	ASSERT_EQ_HEX(b[16], 5);
+}
+
+TEST(packed_headers_as_lttng_on_x86)
+{
+	uint8_t b[64] = { 0 };
+
+	/* Large: u16 id then u32 timestamp at any byte: 6 bytes; extended:
+	 * 65535, u32 id, u64 timestamp: 14 bytes. */
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_PACKED, 85 * 8, false),
+		      91 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_PACKED, 85 * 8, true),
+		      99 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_LARGE, CTF_LAYOUT_PACKED, 84 * 8 + 3, false),
+		      91 * 8);
+	/* Compact: 5 + 27 bits: 4 bytes; extended: 5 bits, the next byte, u32
+	 * id, u64 timestamp: 13 bytes. */
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_PACKED, 85 * 8, false),
+		      89 * 8);
+	ASSERT_EQ_U64(ctf_event_header_end(CTF_HEADER_COMPACT, CTF_LAYOUT_PACKED, 85 * 8, true),
+		      98 * 8);
+	ASSERT_EQ_U64(ctf_event_header_write(b, 8, CTF_HEADER_LARGE, CTF_LAYOUT_PACKED, CTF_BO_LE,
+					     0x1234, 0xaabbccdd, false), 56);
+	ASSERT_EQ_HEX(b[1], 0x34);
+	ASSERT_EQ_HEX(b[2], 0x12);
+	ASSERT_EQ_HEX(b[3], 0xdd);
+	ASSERT_EQ_HEX(b[6], 0xaa);
+	memset(b, 0, sizeof(b));
+	ASSERT_EQ_U64(ctf_event_header_write(b, 8, CTF_HEADER_LARGE, CTF_LAYOUT_PACKED, CTF_BO_LE,
+					     70000, 0x1122334455667788ULL, true), 15 * 8);
+	ASSERT_EQ_HEX(b[1] & b[2], 0xff);
+	ASSERT_EQ_HEX(b[3] | b[4] << 8 | b[5] << 16, 70000);
+	ASSERT_EQ_HEX(b[7], 0x88);
+	ASSERT_EQ_HEX(b[14], 0x11);
+	memset(b, 0, sizeof(b));
+	ASSERT_EQ_U64(ctf_event_header_write(b, 8, CTF_HEADER_COMPACT, CTF_LAYOUT_PACKED,
+					     CTF_BO_LE, 40, 0x1122334455667788ULL, true), 14 * 8);
+	ASSERT_EQ_HEX(b[1] & 31, 31);
+	ASSERT_EQ_HEX(b[2], 40);	/* u32 id at the next byte */
+	ASSERT_EQ_HEX(b[6], 0x88);	/* u64 timestamp right after */
+	ASSERT_EQ_HEX(b[13], 0x11);
 }
 
 TEST(packet_header_layout)

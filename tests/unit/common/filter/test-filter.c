@@ -99,6 +99,33 @@ TEST(comparisons_of_integers_and_floats)
 	PASSES("15.0 == 1.5e1");
 }
 
+/* "field OP constant" and "constant OP field" run without the interpreter
+ * when the field is an integer (program.c, recognize_int_compare()): the
+ * same answers as the interpreter gives ("&& 1" keeps it interpreted). */
+TEST(single_integer_comparisons_answer_as_the_interpreter)
+{
+	static const char *const ops[] = { "<", "<=", ">", ">=", "==", "!=" };
+	static const char *const fields[] = { "a", "neg", "big", "d", "s" };
+	static const char *const consts[] = { "0", "42", "-7", "-9223372036854775807",
+					      "9223372036854775807", "2" };
+
+	for (size_t o = 0; o < ARRAY_SIZE(ops); o++)
+		for (size_t f = 0; f < ARRAY_SIZE(fields); f++)
+			for (size_t c = 0; c < ARRAY_SIZE(consts); c++) {
+				char fast[96], slow[128];
+
+				snprintf(fast, sizeof(fast), "%s %s %s", fields[f], ops[o], consts[c]);
+				snprintf(slow, sizeof(slow), "(%s) && 1", fast);
+				ASSERT_EQ_INT(run(fast), run(slow));
+				snprintf(fast, sizeof(fast), "%s %s %s", consts[c], ops[o], fields[f]);
+				snprintf(slow, sizeof(slow), "(%s) && 1", fast);
+				ASSERT_EQ_INT(run(fast), run(slow));
+			}
+	REJECTS("nothere < 3");	/* a missing field: false, on the fast path too */
+	PASSES("-7 == neg");
+	PASSES("43 > a");
+}
+
 TEST(logic_and_short_circuit)
 {
 	PASSES("a == 1 || a == 42");

@@ -13,11 +13,13 @@
 #ifndef RB_TEST_CLIENT_H
 #define RB_TEST_CLIENT_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ringbuf/ringbuf.h"
 
@@ -46,8 +48,11 @@ static size_t tc_header_size(uint64_t pos, uint64_t ts, uint64_t prev_ts)
 	return pad + 4 + (size_t)align_pad(pos + pad + 4, 8) + 8;
 }
 
-static const struct rb_client tc_client_fake = { tc_fake_clock, tc_header_size };
-static const struct rb_client tc_client_mono = { rb_clock_monotonic, tc_header_size };
+/* The short header: 4 bytes at a multiple of 4, for a 27-bit delta. */
+static const struct rb_client tc_client_fake = { tc_fake_clock, tc_header_size, 4, 4,
+						 TC_TS_BITS };
+/* The channel's own clock (monotonic or TSC): what rseq channels use. */
+static const struct rb_client tc_client_chan = { NULL, tc_header_size, 4, 4, TC_TS_BITS };
 
 struct tc_payload {
 	uint32_t writer;
@@ -109,11 +114,11 @@ static inline void tc_write(const struct rb_ctx *ctx, uint32_t id, uint32_t writ
 	memcpy(ctx->payload, &pl, sizeof(pl));
 }
 
-/* Reserve + write + commit of one test record; returns rb_reserve()'s value. */
+/* Reserve + write + commit of one test record; returns rb_reserve_on()'s value. */
 #define TC_EMIT(client, chan, cpu, writer, seq, len, rnd)                              \
 	({                                                                             \
 		struct rb_ctx ctx_;                                                    \
-		int r_ = rb_reserve(client, chan, cpu, sizeof(struct tc_payload) + (len), \
+		int r_ = rb_reserve_on(client, chan, cpu, sizeof(struct tc_payload) + (len), \
 				    8, &ctx_);                                         \
 		if (r_ == 0) {                                                         \
 			tc_write(&ctx_, 1, writer, seq, len, rnd);                     \
@@ -121,6 +126,43 @@ static inline void tc_write(const struct rb_ctx *ctx, uint32_t id, uint32_t writ
 		}                                                                      \
 		r_;                                                                    \
 	})
+
+/* Reserve on the caller's own CPU (rb_reserve(): an rseq channel's way). */
+#define TC_EMIT_HERE(client, chan, writer, seq, len, rnd)                              \
+	({                                                                             \
+		struct rb_ctx ctx_;                                                    \
+		int r_ = rb_reserve(client, chan, sizeof(struct tc_payload) + (len), 8, \
+				    &ctx_);                                            \
+		if (r_ == 0) {                                                         \
+			tc_write(&ctx_, 1, writer, seq, len, rnd);                     \
+			rb_commit(chan, &ctx_);                                        \
+		}                                                                      \
+		r_;                                                                    \
+	})
+
+/* Moves the calling thread to CPU cpu (mod the online CPUs); 0 or -errno. */
+static inline int tc_run_on(unsigned cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % (unsigned)sysconf(_SC_NPROCESSORS_ONLN), &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
+/* An rseq channel (TSC clock, discard mode) with a buffer per configured
+ * CPU, or NULL (rb_channel_create() failed). */
+static inline struct rb_channel *tc_make_rseq(uint64_t S, uint32_t N)
+{
+	struct rb_config c = {
+		.subbuf_size = S, .num_subbufs = N, .hdr_area_size = TC_HDR_AREA,
+		.mode = RB_MODE_DISCARD, .clock = RB_CLOCK_TSC, .sync = RB_SYNC_RSEQ,
+		.name = "rseq", .client = &tc_client_chan,
+	};
+	struct rb_channel *chan = NULL;
+
+	return rb_channel_create(&c, &chan) < 0 ? NULL : chan;
+}
 
 /* ---- verifier ---- */
 

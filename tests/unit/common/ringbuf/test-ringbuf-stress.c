@@ -5,6 +5,15 @@
  * recorded + discarded == emitted, every payload checksummed, per-writer
  * order, timestamps decoded as a CTF reader would. Seconds, not minutes;
  * --repeat N for more interleavings. Must be clean under ThreadSanitizer.
+ *
+ * The rseq_* cases run the same on rseq channels, whose sequences
+ * ThreadSanitizer cannot see (they are skipped there): writers move between
+ * CPUs with sched_setaffinity while they write, sometimes between a
+ * reservation and its commit, and the consumer flushes (moving itself to
+ * each CPU) while they do. The exact accounting, the checksums and the
+ * per-writer order are what prove the sequences exclusive: a lost update of
+ * a plain store or add would show as a torn record, a duplicate, a missing
+ * record or a sub-buffer that never completes.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -37,6 +46,7 @@ struct writer_arg {
 	uint64_t seed;
 	uint64_t refused;
 	bool fake_clock_jumps;
+	bool rseq;		/* own CPU's buffer, hopping between CPUs */
 };
 
 static _Atomic unsigned writers_done;
@@ -58,10 +68,48 @@ static uint64_t rnd_next(uint64_t *s)
 	return *s;
 }
 
+/*
+ * A writer of an rseq channel: its own CPU's buffer; it moves to a random
+ * CPU every few dozen records, and sometimes between a reservation and its
+ * commit (which then goes to the buffer's remote word).
+ */
+static void write_records_rseq(struct writer_arg *a)
+{
+	uint64_t s = a->seed | 1;
+
+	for (uint32_t i = 0; i < a->count; i++) {
+		uint64_t r = rnd_next(&s);
+		uint32_t len = (uint32_t)((r >> 8) % 96);
+		struct rb_ctx ctx;
+		int ret;
+
+		if ((r >> 30) % 48 == 0)
+			ASSERT_OK(tc_run_on((unsigned)(r >> 40)));
+		ret = rb_reserve(&tc_client_chan, a->chan, sizeof(struct tc_payload) + len, 8, &ctx);
+		if (ret < 0) {
+			ASSERT_EQ_INT(ret, -ENOBUFS);
+			a->refused++;
+			continue;
+		}
+		tc_write(&ctx, 1, a->id, i, len, r);
+		if ((r >> 36) % 64 == 0)
+			ASSERT_OK(tc_run_on((unsigned)ctx.cpu + 1));
+		rb_commit(a->chan, &ctx);
+		if ((r >> 50) % 32 == 0)
+			sched_yield();
+	}
+	/* Release: pairs with the acquire in the draining loops. */
+	atomic_fetch_add_explicit(&writers_done, 1, memory_order_release);
+}
+
 static void write_records(struct writer_arg *a)
 {
 	uint64_t s = a->seed | 1;
 
+	if (a->rseq) {
+		write_records_rseq(a);
+		return;
+	}
 	for (uint32_t i = 0; i < a->count; i++) {
 		uint64_t r = rnd_next(&s);
 		unsigned cpu = (unsigned)(r % NCPUS);	/* "migrate" between any two records */
@@ -73,7 +121,7 @@ static void write_records(struct writer_arg *a)
 		if (a->client == &tc_client_fake)
 			ret = TC_EMIT(&tc_client_fake, a->chan, cpu, a->id, i, len, r);
 		else
-			ret = TC_EMIT(&tc_client_mono, a->chan, cpu, a->id, i, len, r);
+			ret = TC_EMIT(&tc_client_chan, a->chan, cpu, a->id, i, len, r);
 		if (ret < 0) {
 			ASSERT_EQ_INT(ret, -ENOBUFS);
 			a->refused++;
@@ -114,8 +162,8 @@ static void *consumer_thread(void *p)
 		}
 		/* The switch timer every ~64 rounds: flushes race with writers. */
 		if ((++tick & 63) == 0)
-			for (unsigned cpu = 0; cpu < NCPUS; cpu++)
-				rb_flush(c->chan, cpu, 0);
+			for (unsigned cpu = 0; cpu < c->chan->g.nr_cpus; cpu++)
+				ASSERT_TRUE(rb_flush(c->chan, cpu, 0) >= 0);
 		if (n == 0)
 			sched_yield();
 	}
@@ -141,7 +189,7 @@ static void check_accounting(struct rb_channel *chan, struct tc_verifier *v,
 {
 	uint64_t discarded = 0, refused_total = 0;
 
-	for (unsigned cpu = 0; cpu < NCPUS; cpu++) {
+	for (unsigned cpu = 0; cpu < chan->g.nr_cpus; cpu++) {
 		struct rb_stats st;
 
 		rb_buffer_stats(chan, cpu, &st);
@@ -162,23 +210,24 @@ static void check_accounting(struct rb_channel *chan, struct tc_verifier *v,
 	       (unsigned long long)v->escapes);
 }
 
-TEST(threads_with_concurrent_consumer)
+/* T writer threads and a consumer thread draining (and flushing) meanwhile. */
+static void run_threads(struct rb_channel *chan, bool rseq, bool fake_clock)
 {
 	enum { T = 4 };
 	const uint32_t M = UNDER_TSAN ? 15000 : 60000;
-	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, &tc_client_fake);
+	const struct rb_client *cl = fake_clock ? &tc_client_fake : &tc_client_chan;
 	struct writer_arg wa[T];
 	pthread_t wt[T], ct;
 	struct tc_verifier v;
 	struct consumer_arg ca = { .chan = chan, .v = &v };
 	uint64_t refused[T];
 
-	tc_verifier_init(&v, T, NCPUS, M);
+	tc_verifier_init(&v, T, chan->g.nr_cpus, M);
 	ASSERT_EQ_INT(pthread_create(&ct, NULL, consumer_thread, &ca), 0);
 	for (unsigned i = 0; i < T; i++) {
-		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_fake, .id = i,
-					     .count = M, .seed = 0x9e3779b97f4a7c15ull * (i + 1 + test_repetition * T),
-					     .fake_clock_jumps = true };
+		wa[i] = (struct writer_arg){ .chan = chan, .client = cl, .id = i, .count = M,
+					     .seed = 0x9e3779b97f4a7c15ull * (i + 1 + test_repetition * T),
+					     .fake_clock_jumps = fake_clock, .rseq = rseq };
 		ASSERT_EQ_INT(pthread_create(&wt[i], NULL, writer_thread, &wa[i]), 0);
 	}
 	for (unsigned i = 0; i < T; i++)
@@ -192,17 +241,42 @@ TEST(threads_with_concurrent_consumer)
 	for (unsigned i = 0; i < T; i++)
 		refused[i] = wa[i].refused;
 	check_accounting(chan, &v, refused, T, M);
-	ASSERT_GT_INT(v.escapes, 0);
+	if (fake_clock)
+		ASSERT_GT_INT(v.escapes, 0);
 	ASSERT_GT_INT(v.compact, 0);
 	tc_verifier_free(&v);
+}
+
+TEST(threads_with_concurrent_consumer)
+{
+	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, &tc_client_fake);
+
+	run_threads(chan, false, true);
 	rb_channel_free(chan);
 }
 
-TEST(processes_mapping_the_same_memfd)
+static void need_rseq(void)
+{
+	if (!rb_rseq_usable())
+		TEST_SKIP("no restartable sequences in this build (TSan cannot see them)");
+}
+
+TEST(rseq_threads_hopping_cpus_with_concurrent_consumer)
+{
+	struct rb_channel *chan;
+
+	need_rseq();
+	chan = tc_make_rseq(4 * KIB, 4);
+	ASSERT_NOT_NULL(chan);
+	run_threads(chan, true, false);
+	rb_channel_free(chan);
+}
+
+/* P forked writers mapping the channel's memfd; this process drains. */
+static void run_processes(struct rb_channel *chan, bool rseq)
 {
 	enum { P = 3 };
 	const uint32_t M = UNDER_TSAN ? 10000 : 40000;
-	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, &tc_client_mono);
 	uint64_t *refused = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				 -1, 0);
 	struct tc_verifier v;
@@ -210,7 +284,7 @@ TEST(processes_mapping_the_same_memfd)
 	int live = P;
 
 	ASSERT_TRUE(refused != MAP_FAILED);
-	tc_verifier_init(&v, P, NCPUS, M);
+	tc_verifier_init(&v, P, chan->g.nr_cpus, M);
 	for (unsigned i = 0; i < P; i++) {
 		pid_t parent = getpid();
 
@@ -218,11 +292,12 @@ TEST(processes_mapping_the_same_memfd)
 		ASSERT_TRUE(pids[i] >= 0);
 		if (pids[i] == 0) {
 			struct rb_channel *w = NULL;
-			struct writer_arg a = { .client = &tc_client_mono, .id = i, .count = M,
-						.seed = 0x2545f4914f6cdd1dull * (i + 7 + test_repetition) };
+			struct writer_arg a = { .client = &tc_client_chan, .id = i, .count = M,
+						.seed = 0x2545f4914f6cdd1dull * (i + 7 + test_repetition),
+						.rseq = rseq };
 
 			die_with_parent(parent);
-			if (rb_channel_map(rb_channel_fd(chan), &tc_client_mono, &w) < 0)
+			if (rb_channel_map(rb_channel_fd(chan), &tc_client_chan, &w) < 0)
 				_exit(3);
 			a.chan = w;
 			write_records(&a);
@@ -253,6 +328,24 @@ TEST(processes_mapping_the_same_memfd)
 	check_accounting(chan, &v, refused, P, M);
 	munmap(refused, 4096);
 	tc_verifier_free(&v);
+}
+
+TEST(processes_mapping_the_same_memfd)
+{
+	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, &tc_client_chan);
+
+	run_processes(chan, false);
+	rb_channel_free(chan);
+}
+
+TEST(rseq_processes_mapping_the_same_memfd)
+{
+	struct rb_channel *chan;
+
+	need_rseq();
+	chan = tc_make_rseq(4 * KIB, 4);
+	ASSERT_NOT_NULL(chan);
+	run_processes(chan, true);
 	rb_channel_free(chan);
 }
 
@@ -293,23 +386,29 @@ TEST(overwrite_after_overflow_holds_the_newest)
 	rb_channel_free(chan);
 }
 
-TEST(killed_writer_between_reserve_and_commit)
+/*
+ * A writer process killed between reserve and commit on CPU 0's buffer;
+ * other writers go on; the consumer skips the sub-buffer it left incomplete.
+ * rseq: the dead writer and the others write their own CPU's buffer (the
+ * others hopping), the consumer's skip runs on CPU 0.
+ */
+static void run_killed_writer(struct rb_channel *chan, bool rseq)
 {
 	enum { T = 2 };
-	const uint32_t N = 4, before = 100, M = UNDER_TSAN ? 5000 : 20000;
-	struct rb_channel *chan = make(4 * KIB, N, RB_MODE_DISCARD, &tc_client_mono);
+	const uint32_t before = 100, M = UNDER_TSAN ? 5000 : 20000;
+	const unsigned ncpus = chan->g.nr_cpus;
 	uint64_t *dead_pos = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 				  -1, 0);
 	struct writer_arg wa[T];
 	pthread_t wt[T];
 	struct tc_verifier v;
-	struct rb_stats st[NCPUS];
+	struct rb_stats st;
 	uint64_t refused = 0, skips = 0, corrupt = 0, discarded = 0;
 	int status;
 	pid_t pid;
 
 	ASSERT_TRUE(dead_pos != MAP_FAILED);
-	tc_verifier_init(&v, 1 + T, NCPUS, M);
+	tc_verifier_init(&v, 1 + T, ncpus, M);
 	pid_t parent = getpid();
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
@@ -318,12 +417,16 @@ TEST(killed_writer_between_reserve_and_commit)
 		struct rb_ctx ctx;
 
 		die_with_parent(parent);
-		if (rb_channel_map(rb_channel_fd(chan), &tc_client_mono, &w) < 0)
+		if (rb_channel_map(rb_channel_fd(chan), &tc_client_chan, &w) < 0)
 			_exit(3);
+		if (rseq && tc_run_on(0) < 0)
+			_exit(7);
 		for (uint32_t i = 0; i < before; i++)
-			if (TC_EMIT(&tc_client_mono, w, 0, 0, i, 20, i) < 0)
+			if ((rseq ? TC_EMIT_HERE(&tc_client_chan, w, 0, i, 20, i)
+				  : TC_EMIT(&tc_client_chan, w, 0, 0, i, 20, i)) < 0)
 				_exit(4);
-		if (rb_reserve(&tc_client_mono, w, 0, 64, 8, &ctx) < 0)
+		if ((rseq ? rb_reserve(&tc_client_chan, w, 64, 8, &ctx)
+			  : rb_reserve_on(&tc_client_chan, w, 0, 64, 8, &ctx)) < 0 || ctx.cpu != 0)
 			_exit(5);
 		memset(ctx.rec, 0xee, ctx.slot_size);	/* half-written garbage */
 		*dead_pos = ctx.pos;
@@ -342,8 +445,9 @@ TEST(killed_writer_between_reserve_and_commit)
 	 * in-progress record also gives -EBUSY for a while: not skipped). */
 	atomic_store_explicit(&writers_done, 0, memory_order_relaxed);
 	for (unsigned i = 0; i < T; i++) {
-		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_mono, .id = 1 + i,
-					     .count = M, .seed = 0xabcdefull * (i + 5 + test_repetition) };
+		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_chan, .id = 1 + i,
+					     .count = M, .seed = 0xabcdefull * (i + 5 + test_repetition),
+					     .rseq = rseq };
 		ASSERT_EQ_INT(pthread_create(&wt[i], NULL, writer_thread, &wa[i]), 0);
 	}
 	/* Acquire: pairs with the writers' release increments. */
@@ -377,24 +481,26 @@ TEST(killed_writer_between_reserve_and_commit)
 	if (tc_final_drain(chan, &v, 0) < 0)
 		test_fail(__FILE__, __LINE__, "%s", v.err);
 	/* Not blocked: CPU 0 takes and delivers records after the skip. */
+	if (rseq)
+		ASSERT_OK(tc_run_on(0));
 	for (uint32_t i = 0; i < 200; i++)
-		ASSERT_OK(TC_EMIT(&tc_client_mono, chan, 0, 0, before + i, 30, i));
+		ASSERT_OK(rseq ? TC_EMIT_HERE(&tc_client_chan, chan, 0, before + i, 30, i)
+			       : TC_EMIT(&tc_client_chan, chan, 0, 0, before + i, 30, i));
 	if (tc_final_drain(chan, &v, 0) < 0)
 		test_fail(__FILE__, __LINE__, "%s", v.err);
 	for (uint32_t i = 0; i < 200; i++)
 		ASSERT_TRUE(v.seen[before + i]);
-	for (unsigned cpu = 0; cpu < NCPUS; cpu++) {
-		rb_buffer_stats(chan, cpu, &st[cpu]);
-		corrupt += st[cpu].records_corrupt;
-		discarded += st[cpu].discarded;
-		ASSERT_EQ_U64(st[cpu].consumed, st[cpu].write_pos);
-		ASSERT_EQ_U64(v.last_discarded[cpu], st[cpu].discarded);
+	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+		rb_buffer_stats(chan, cpu, &st);
+		corrupt += st.records_corrupt;
+		discarded += st.discarded;
+		ASSERT_EQ_U64(st.consumed, st.write_pos);
+		ASSERT_EQ_U64(v.last_discarded[cpu], st.discarded);
+		ASSERT_EQ_U64(st.subbufs_corrupt, cpu == 0 ? 1 : 0);
 	}
 	for (unsigned i = 0; i < T; i++)
 		refused += wa[i].refused;
 	ASSERT_EQ_U64(skips, 1);
-	ASSERT_EQ_U64(st[0].subbufs_corrupt, 1);
-	ASSERT_EQ_U64(st[1].subbufs_corrupt, 0);
 	ASSERT_EQ_U64(discarded, refused);
 	/* Every record but the killed one: read (intact: checksums), skipped
 	 * with the stuck sub-buffer (counted), or refused (counted). */
@@ -404,6 +510,24 @@ TEST(killed_writer_between_reserve_and_commit)
 	       (unsigned long long)discarded);
 	munmap(dead_pos, 4096);
 	tc_verifier_free(&v);
+}
+
+TEST(killed_writer_between_reserve_and_commit)
+{
+	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, &tc_client_chan);
+
+	run_killed_writer(chan, false);
+	rb_channel_free(chan);
+}
+
+TEST(rseq_killed_writer_between_reserve_and_commit)
+{
+	struct rb_channel *chan;
+
+	need_rseq();
+	chan = tc_make_rseq(4 * KIB, 4);
+	ASSERT_NOT_NULL(chan);
+	run_killed_writer(chan, true);
 	rb_channel_free(chan);
 }
 

@@ -1,6 +1,8 @@
 /* Unit tests of the ring buffer (single-threaded; stress: test-ringbuf-stress.c). */
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -98,7 +100,7 @@ TEST(header_validation_of_handed_mapping)
 		memcpy(h, &h0, sizeof(h0));                                \
 	} while (0)
 	CORRUPT(magic, 0xdeadbeef, -EPROTO);
-	CORRUPT(version, 2, -EPROTO);
+	CORRUPT(version, 1, -EPROTO);	/* the layout before rseq channels */
 	CORRUPT(header_size, 8, -EINVAL);
 	CORRUPT(subbuf_size, 8 * KIB + 8, -EINVAL);
 	CORRUPT(subbuf_size, 16 * KIB, -EINVAL);	/* then layout mismatches */
@@ -107,6 +109,9 @@ TEST(header_validation_of_handed_mapping)
 	CORRUPT(nr_cpus, 0, -EINVAL);
 	CORRUPT(nr_cpus, 1u << 31, -EINVAL);
 	CORRUPT(mode, 7, -EINVAL);
+	CORRUPT(clock, 2, -EINVAL);
+	CORRUPT(sync, 2, -EINVAL);
+	CORRUPT(sync, RB_SYNC_RSEQ, -EINVAL);	/* rseq needs the TSC clock */
 	CORRUPT(hdr_area_size, 4 * KIB, -EINVAL);
 	CORRUPT(hdr_area_size, 10, -EINVAL);	/* not a multiple of 4 */
 	CORRUPT(ctl_offset, 0, -EINVAL);
@@ -202,10 +207,10 @@ TEST(record_alignment_and_disjoint_slots)
 		size_t a = aligns[i % ARRAY_SIZE(aligns)], len = (size_t)(i % 13) + 1;
 		struct rb_packet pkt;
 
-		if (rb_reserve(&tc_client_fake, chan, 0, len, a, &ctx) == -ENOBUFS) {
+		if (rb_reserve_on(&tc_client_fake, chan, 0, len, a, &ctx) == -ENOBUFS) {
 			ASSERT_OK(rb_get_subbuf(chan, 0, &pkt));
 			ASSERT_OK(rb_put_subbuf(chan, &pkt));
-			ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, len, a, &ctx));
+			ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, len, a, &ctx));
 		}
 		ASSERT_EQ_U64((uintptr_t)ctx.payload % a, 0);
 		ASSERT_EQ_U64((ctx.pos + (uint64_t)(ctx.payload - ctx.rec)) % a, 0);
@@ -219,12 +224,12 @@ TEST(record_alignment_and_disjoint_slots)
 		prev_end = ctx.pos + ctx.slot_size;
 		rb_commit(chan, &ctx);
 	}
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 0, 8, 3, &ctx), -EINVAL);
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 0, 8, 8192, &ctx), -EINVAL);
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 0, 4 * KIB, 8, &ctx), -E2BIG);
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 0, 4 * KIB - TC_HDR_AREA, 8, &ctx), -E2BIG);
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 0, SIZE_MAX, 8, &ctx), -E2BIG);
-	ASSERT_EQ_INT(rb_reserve(&tc_client_fake, chan, 1, 8, 8, &ctx), -EINVAL); /* no cpu 1 */
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 0, 8, 3, &ctx), -EINVAL);
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 0, 8, 8192, &ctx), -EINVAL);
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 0, 4 * KIB, 8, &ctx), -E2BIG);
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 0, 4 * KIB - TC_HDR_AREA, 8, &ctx), -E2BIG);
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 0, SIZE_MAX, 8, &ctx), -E2BIG);
+	ASSERT_EQ_INT(rb_reserve_on(&tc_client_fake, chan, 1, 8, 8, &ctx), -EINVAL); /* no cpu 1 */
 	struct rb_stats st;
 	rb_buffer_stats(chan, 0, &st);
 	ASSERT_EQ_U64(st.discarded, 5);
@@ -233,7 +238,7 @@ TEST(record_alignment_and_disjoint_slots)
 	rb_flush(chan, 0, 0);
 	while (rb_get_subbuf(chan, 0, &pkt) == 0)
 		ASSERT_OK(rb_put_subbuf(chan, &pkt));
-	ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, 4 * KIB - TC_HDR_AREA - 4, 4, &ctx));
+	ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, 4 * KIB - TC_HDR_AREA - 4, 4, &ctx));
 	rb_commit(chan, &ctx);
 	/* It ends exactly at the boundary: its sub-buffer is closed and ready. */
 	ASSERT_OK(rb_get_subbuf(chan, 0, &pkt));
@@ -257,7 +262,7 @@ TEST(flush_of_a_partial_subbuffer)
 		ASSERT_OK(TC_EMIT(&tc_client_fake, chan, 0, 0, i, 10, i));
 	ASSERT_EQ_INT(rb_get_subbuf(chan, 0, &pkt), -EAGAIN);
 	/* A reservation in progress: flush closes, but it is not complete. */
-	ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, sizeof(struct tc_payload) + 5, 8, &ctx));
+	ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, sizeof(struct tc_payload) + 5, 8, &ctx));
 	end = ctx.pos + ctx.slot_size;
 	ASSERT_EQ_INT(rb_flush(chan, 0, 0), 1);
 	ASSERT_EQ_INT(rb_get_subbuf(chan, 0, &pkt), -EBUSY);
@@ -371,7 +376,7 @@ TEST(overwrite_refuses_to_lap_an_uncommitted_subbuffer)
 	struct rb_stats st;
 	uint32_t seq = 0, refused = 0;
 
-	ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, 16, 8, &ctx)); /* held open */
+	ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, 16, 8, &ctx)); /* held open */
 	for (int i = 0; i < 300; i++, seq++)
 		if (TC_EMIT(&tc_client_fake, chan, 0, 0, seq, 32, seq) == -ENOBUFS)
 			refused++;
@@ -461,7 +466,7 @@ TEST(snapshot_copies_without_consuming)
 	tc_verifier_free(&v);
 	/* An uncommitted record makes its sub-buffer incomplete: reported. */
 	struct rb_ctx ctx;
-	ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, 16, 8, &ctx));
+	ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, 16, 8, &ctx));
 	tc_verifier_init(&v, 1, 1, 1000);
 	ASSERT_EQ_INT(rb_snapshot(chan, 0, scratch, snap_cb, &v, &ow, &inc), 0);
 	ASSERT_EQ_U64(inc, 1);
@@ -518,7 +523,7 @@ TEST(consumer_tick_switches_and_skips_stuck)
 	/* A reservation never committed (its writer died): stuck. */
 	for (int i = 0; i < 5; i++)
 		ASSERT_OK(TC_EMIT(&tc_client_fake, chan, 0, 0, seq++, 8, 0));
-	ASSERT_OK(rb_reserve(&tc_client_fake, chan, 0, 24, 8, &ctx));
+	ASSERT_OK(rb_reserve_on(&tc_client_fake, chan, 0, 24, 8, &ctx));
 	for (int i = 0; i < 3; i++)
 		ASSERT_OK(TC_EMIT(&tc_client_fake, chan, 0, 0, seq++, 8, 0));
 	ASSERT_EQ_INT(rb_consumer_tick(chan, 2000, 1000, 500), 1);	/* cpu 1's empty one */
@@ -581,4 +586,235 @@ TEST(file_backed_channel_for_recovery)
 	rb_channel_free(rec);
 	ASSERT_EQ_INT(unlink(path), 0);
 	ASSERT_EQ_INT(rmdir(dir), 0);
+}
+
+/* ---- rseq channels (see also test-ringbuf-stress.c) ---- */
+
+static void need_rseq(void)
+{
+	if (!rb_rseq_usable())
+		TEST_SKIP("no restartable sequences in this build or thread (TSan builds)");
+}
+
+/* An rseq channel of 4 x 4 KiB per CPU and a verifier for one writer. */
+static struct rb_channel *rseq_setup(struct tc_verifier *v, uint32_t max_seq)
+{
+	struct rb_channel *chan;
+
+	need_rseq();
+	chan = tc_make_rseq(4 * KIB, 4);
+	ASSERT_NOT_NULL(chan);
+	tc_verifier_init(v, 1, chan->g.nr_cpus, max_seq);
+	return chan;
+}
+
+TEST(rseq_channel_configuration)
+{
+	struct rb_config c = cfg_of(4 * KIB, 4, RB_MODE_DISCARD, 2);
+	struct rb_channel *chan = NULL;
+	struct rb_geometry g;
+
+	c.sync = RB_SYNC_RSEQ;
+	ASSERT_EQ_INT(rb_geometry_check(&c, &g), -EINVAL);	/* needs the TSC clock */
+	c.clock = RB_CLOCK_TSC;
+	c.mode = RB_MODE_OVERWRITE;
+	ASSERT_EQ_INT(rb_geometry_check(&c, &g), -EINVAL);	/* and discard mode */
+	c.mode = RB_MODE_DISCARD;
+	ASSERT_OK(rb_geometry_check(&c, &g));
+	if (!rb_rseq_usable()) {
+		ASSERT_EQ_INT(rb_channel_create(&c, &chan), -EOPNOTSUPP);
+		return;
+	}
+	ASSERT_OK(rb_channel_create(&c, &chan));
+	ASSERT_EQ_INT(chan->g.sync, RB_SYNC_RSEQ);
+	rb_channel_free(chan);
+}
+
+/*
+ * One writer on CPU 0: records of every size (the fast path, switches, a
+ * record that fills a sub-buffer exactly), a gap longer than the short
+ * header holds (the slow path's long header), flushes by the consumer
+ * running on another CPU. Every record is read back intact and in order.
+ */
+TEST(rseq_writer_and_consumer_on_another_cpu)
+{
+	struct rb_channel *chan;
+	struct tc_verifier v;
+	uint32_t seq = 0, refused = 0;
+	cpu_set_t before, after;
+	struct rb_stats st;
+	int r;
+
+	chan = rseq_setup(&v, 100000);
+	ASSERT_OK(tc_run_on(0));
+	for (int round = 0; round < 40; round++) {
+		for (int i = 0; i < 30; i++, seq++) {
+			r = TC_EMIT_HERE(&tc_client_chan, chan, 0, seq, (seq * 37) % 700, seq);
+			ASSERT_TRUE(r == 0 || r == -ENOBUFS);
+			refused += r < 0;
+		}
+		if (round == 20) {	/* a time gap: 2^27 TSC cycles is < 100 ms */
+			struct timespec gap = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&gap, NULL);
+		}
+		if (tc_drain(chan, &v, 1) < 0)
+			test_fail(__FILE__, __LINE__, "%s", v.err);
+	}
+	/* The largest record (4-byte header, padding to 8, payload) ends
+	 * exactly at its sub-buffer's end. */
+	ASSERT_OK(rb_flush(chan, 0, 0));
+	ASSERT_TRUE(tc_drain(chan, &v, 1) >= 0);
+	ASSERT_OK(TC_EMIT_HERE(&tc_client_chan, chan, 0, seq, 4 * KIB - TC_HDR_AREA - 8 -
+						 sizeof(struct tc_payload), seq));
+	seq++;
+	/* The consumer flushes CPU 0's buffer from CPU 1: it moves there and
+	 * back (its affinity is restored). */
+	ASSERT_OK(tc_run_on(1));
+	ASSERT_EQ_INT(sched_getaffinity(0, sizeof(before), &before), 0);
+	if (tc_final_drain(chan, &v, 1) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v.err);
+	ASSERT_EQ_INT(sched_getaffinity(0, sizeof(after), &after), 0);
+	ASSERT_TRUE(CPU_EQUAL(&before, &after));
+	rb_buffer_stats(chan, 0, &st);
+	ASSERT_EQ_U64(st.discarded, refused);
+	ASSERT_EQ_U64(v.total + refused, seq);
+	ASSERT_GT_INT(v.escapes, 0);	/* after the gap */
+	ASSERT_GT_INT(v.compact, v.escapes);
+	ASSERT_EQ_U64(st.consumed, st.write_pos);
+	tc_verifier_free(&v);
+	rb_channel_free(chan);
+}
+
+/* A writer that moves to another CPU between reserve and commit commits to
+ * the remote word; the sub-buffer completes from both words. */
+TEST(rseq_commit_after_migration)
+{
+	struct rb_channel *chan;
+	struct tc_verifier v;
+	struct rb_ctx ctx;
+	uint32_t seq = 0;
+
+	chan = rseq_setup(&v, 1000);
+	for (int i = 0; i < 200; i++, seq++) {
+		ASSERT_OK(tc_run_on(0));
+		ASSERT_OK(rb_reserve(&tc_client_chan, chan, sizeof(struct tc_payload) + 40, 8, &ctx));
+		ASSERT_EQ_INT(ctx.cpu, 0);
+		tc_write(&ctx, 1, 0, seq, 40, seq);
+		if (i % 3 == 0)
+			ASSERT_OK(tc_run_on(1));
+		rb_commit(chan, &ctx);
+	}
+	ASSERT_GT_INT(atomic_load(&rb_cpu(chan, 0)->sb[0].commit), 0);
+	ASSERT_GT_INT(atomic_load(&rb_cpu(chan, 0)->sb[0].commit_local), 0);
+	if (tc_final_drain(chan, &v, 1) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v.err);
+	ASSERT_EQ_U64(v.total, seq);
+	tc_verifier_free(&v);
+	rb_channel_free(chan);
+}
+
+/* A reservation never committed on CPU 1: the consumer (on CPU 0) flushes
+ * it and, the writer being dead, skips it; writers then go on. */
+TEST(rseq_consumer_skips_a_stuck_subbuffer)
+{
+	struct rb_channel *chan;
+	struct tc_verifier v;
+	struct rb_stats st;
+	struct rb_ctx ctx;
+	uint32_t seq = 0;
+
+	chan = rseq_setup(&v, 10000);
+	ASSERT_OK(tc_run_on(1));
+	for (int i = 0; i < 5; i++)
+		ASSERT_OK(TC_EMIT_HERE(&tc_client_chan, chan, 0, seq++, 8, 0));
+	ASSERT_OK(rb_reserve(&tc_client_chan, chan, 64, 8, &ctx));	/* never committed */
+	for (int i = 0; i < 3; i++)
+		ASSERT_OK(TC_EMIT_HERE(&tc_client_chan, chan, 0, seq++, 8, 0));
+	ASSERT_OK(tc_run_on(0));
+	ASSERT_EQ_INT(rb_flush(chan, 1, 0), 1);
+	ASSERT_EQ_INT(tc_drain(chan, &v, 1), 0);
+	ASSERT_OK(rb_skip_subbuf(chan, 1));
+	rb_buffer_stats(chan, 1, &st);
+	ASSERT_EQ_U64(st.subbufs_corrupt, 1);
+	ASSERT_EQ_U64(st.records_corrupt, 8);
+	ASSERT_OK(tc_run_on(1));
+	for (int i = 0; i < 600; i++) {
+		ASSERT_OK(TC_EMIT_HERE(&tc_client_chan, chan, 0, seq++, 50, 0));
+		if (tc_drain(chan, &v, 0) < 0)
+			test_fail(__FILE__, __LINE__, "%s", v.err);
+	}
+	if (tc_final_drain(chan, &v, 0) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v.err);
+	ASSERT_EQ_U64(v.total + st.records_corrupt, seq);
+	tc_verifier_free(&v);
+	rb_channel_free(chan);
+}
+
+struct unregistered_arg {
+	struct rb_channel *chan;
+	int usable, unregister, emit, flush;
+};
+
+/* Unregisters glibc's rseq area of this thread (the kernel then reports no
+ * CPU in it), as a thread glibc did not set up would be. */
+static int rseq_unregister(void)
+{
+#ifdef RB_HAVE_RSEQ
+	struct rseq *rs = rb_rseq_area();
+
+	/* glibc registers the area's full size (32) or its feature size. */
+	if (syscall(__NR_rseq, rs, 32, RSEQ_FLAG_UNREGISTER, 0x53053053) == 0 ||
+	    syscall(__NR_rseq, rs, __rseq_size, RSEQ_FLAG_UNREGISTER, 0x53053053) == 0)
+		return 0;
+	return -errno;
+#else
+	return -ENOSYS;
+#endif
+}
+
+static void *unregistered_writer(void *p)
+{
+	struct unregistered_arg *a = p;
+
+	a->unregister = rseq_unregister();
+	a->usable = rb_rseq_usable();
+	for (uint32_t i = 0; i < 100; i++)
+		a->emit |= TC_EMIT_HERE(&tc_client_chan, a->chan, 0, i, 8, i) != -EOPNOTSUPP;
+	a->flush = rb_flush(a->chan, 0, RB_FLUSH_EMPTY);
+	return NULL;
+}
+
+/* A thread without rseq never writes an rseq channel: each of its events is
+ * counted as discarded, and it cannot flush; other threads go on. */
+TEST(rseq_thread_without_rseq_counts_discards)
+{
+	struct unregistered_arg a = { 0 };
+	struct rb_channel *chan;
+	struct tc_verifier v;
+	uint64_t discarded = 0;
+	pthread_t t;
+
+	chan = rseq_setup(&v, 1);
+	a.chan = chan;
+	ASSERT_EQ_INT(pthread_create(&t, NULL, unregistered_writer, &a), 0);
+	ASSERT_EQ_INT(pthread_join(t, NULL), 0);
+	ASSERT_OK(a.unregister);
+	ASSERT_FALSE(a.usable);
+	ASSERT_EQ_INT(a.emit, 0);
+	ASSERT_EQ_INT(a.flush, -EOPNOTSUPP);
+	for (unsigned cpu = 0; cpu < chan->g.nr_cpus; cpu++) {
+		struct rb_stats st;
+
+		rb_buffer_stats(chan, cpu, &st);
+		discarded += st.discarded;
+		ASSERT_EQ_U64(st.write_pos, 0);
+	}
+	ASSERT_EQ_U64(discarded, 100);
+	ASSERT_OK(TC_EMIT_HERE(&tc_client_chan, chan, 0, 0, 8, 0));	/* this thread can */
+	if (tc_final_drain(chan, &v, 1) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v.err);
+	ASSERT_EQ_U64(v.total, 1);
+	tc_verifier_free(&v);
+	rb_channel_free(chan);
 }
