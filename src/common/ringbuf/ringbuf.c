@@ -477,8 +477,12 @@ static int rb_count_discard(struct rb_cpu_ctl *buf, int r)
 	return r;
 }
 
-int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
-		    size_t len, size_t align, struct rb_ctx *ctx)
+/*
+ * The general reservation (rb_reserve() inlines its common case). count_full
+ * false: a full buffer returns -EAGAIN uncounted (rb_try_reserve()).
+ */
+static int reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+			size_t len, size_t align, struct rb_ctx *ctx, bool count_full)
 {
 	const uint64_t S = chan->g.subbuf_size;
 	struct rb_cpu_ctl *buf;
@@ -521,6 +525,8 @@ int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigne
 		if (end - nb > S)
 			return rb_count_discard(buf, -E2BIG);
 		r = rb_make_room(chan, buf, nb);
+		if (r == -ENOBUFS && !count_full)
+			return -EAGAIN;
 		if (r < 0)
 			return rb_count_discard(buf, r);
 try:
@@ -554,6 +560,24 @@ try:
 	ctx->slot_size = (uint32_t)(end - start);
 	ctx->cpu = cpu;
 	return 0;
+}
+
+int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		    size_t len, size_t align, struct rb_ctx *ctx)
+{
+	return reserve_slow(cl, chan, cpu, len, align, ctx, true);
+}
+
+int rb_try_reserve(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		   size_t len, size_t align, struct rb_ctx *ctx)
+{
+	return reserve_slow(cl, chan, cpu, len, align, ctx, false);
+}
+
+void rb_discard(struct rb_channel *chan, unsigned cpu)
+{
+	if (cpu < chan->g.nr_cpus)
+		rb_count_discard(rb_cpu(chan, cpu), 0);
 }
 
 /* ---- consumer ---- */
@@ -680,6 +704,7 @@ static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t 
 		 * reuse the slot; pairs with the acquire in rb_make_room(). */
 		atomic_store_explicit(&buf->consumed, c + chan->g.subbuf_size,
 				      memory_order_release);
+		rb_wake_writers(buf);
 		return 0;
 	}
 	/* Overwrite: writers may have pushed us (then they counted it lost,
