@@ -13,9 +13,9 @@
  * bytes), its fields naturally aligned from its start, so that for payload
  * alignments up to 8 the payload is at a fixed distance from the context's
  * start: the tracer reserves that whole part as one block aligned to 8
- * (tracer.c). A payload that must be aligned more (long double) cannot be
- * placed so: such a record is counted as discarded in channels with
- * contexts.
+ * (tracer.c). A payload that must be aligned more could not be placed so:
+ * such a record would be counted as discarded (none can be described today:
+ * the session daemon's types align on 8 bytes at most).
  *
  * Values that do not change during a thread's life (tid, vtid) or rarely
  * (procname, the namespaces, the ids) are cached per thread; the cache of

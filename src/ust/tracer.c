@@ -34,7 +34,8 @@
  *  7. A slot with context fields (context-internal.h) reserves, after the
  *     event header, one block aligned to PROTO_CTX_STRUCT_ALIGN: the
  *     context fields, padding to the payload's alignment, the payload. A
- *     payload aligned more than that is counted as discarded there.
+ *     payload aligned more than that would be counted as discarded there
+ *     (the session daemon describes no such type).
  *  8. Blocking slots (a blocking timeout, and the application allowed it:
  *     LTT_UST_ALLOW_BLOCKING or LTTNG_UST_ALLOW_BLOCKING): a writer that
  *     finds the buffer full waits for room (rb_wait_room()) holding no

@@ -8,6 +8,7 @@ import struct
 import pytest
 
 COMMANDS = ["create", "destroy", "enable-channel", "enable-event", "disable-event",
+            "add-context", "track", "untrack",
             "start", "stop", "list", "status", "snapshot", "view", "analyze", "version",
             "help"]
 
@@ -75,7 +76,60 @@ def test_errors_are_one_clear_line(ltt_env, args, message):
     assert ltt_env.ltt("list", "s1").stdout == before   # nothing changed
 
 
+def no_pmu():
+    return not os.path.exists("/sys/bus/event_source/devices/cpu")
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    ([], ["add-context", "-u", "-t", "vpid", "-t", "bogus"],
+     "unknown context type 'bogus'"),
+    ([], ["add-context", "-u", "-t", "vpid,prio"],
+     "Unknown context type ('prio' is recorded in the kernel domain only)"),
+    ([], ["add-context", "-u", "-t", "vtid", "-t", "vtid"],
+     "Context already added ('vtid' is given twice)"),
+    ([["add-context", "-u", "-t", "vpid"]], ["add-context", "-u", "-t", "procname,vpid"],
+     "Context already added (channel 'channel0' records 'vpid' already)"),
+    ([["enable-event", "-u", "app:*"], ["start"]], ["add-context", "-u", "-t", "vpid"],
+     "The session has been started already"),
+    ([["enable-event", "-u", "app:*"], ["start"], ["stop"]],
+     ["add-context", "-u", "-t", "vpid"], "The session has been started already"),
+    ([], ["add-context", "-u", "-c", "nochan", "-t", "vpid"], "Channel not found"),
+    ([], ["add-context", "-k", "-t", "pid"], "kernel contexts come with the kernel domain"),
+    pytest.param([], ["add-context", "-u", "-t", "perf:thread:cpu-cycles"],
+                 "perf:thread:cpu-cycles: no hardware performance counter on this machine",
+                 marks=pytest.mark.skipif(not no_pmu(), reason="this machine has a PMU")),
+    ([["track", "-u", "--vpid=12"]], ["track", "-u", "--vpid=13,12"],
+     "Already in the inclusion set (already tracked: 12)"),
+    ([], ["track", "-u", "--vpid=5,5"], "Already in the inclusion set (given twice: 5)"),
+    ([["track", "-u", "--vpid=12"]], ["untrack", "-u", "--vpid=12,14"],
+     "Not in the inclusion set (not tracked: 14)"),
+    ([], ["untrack", "-u", "--vpid=14"], "Not in the inclusion set (the set includes every"),
+    ([], ["track", "-u", "--uid=0"], "the user space domain tracks --vpid, --vuid and --vgid"),
+    ([], ["track", "-k", "--pid=1"], "kernel trackers come with the kernel domain"),
+    ([], ["untrack", "-k", "--all", "--gid"], "kernel trackers come with the kernel domain"),
+    ([], ["track", "-u", "--vuid=no-such-user"], "'no-such-user' is not a valid virtual user ID"),
+    ([], ["enable-channel", "-k", "--blocking-timeout", "10", "c"],
+     "kernel domain is not available"),
+])
+def test_rejections_leave_the_session_unchanged(ltt_env, setup, args, message):
+    ltt_env.ltt("create", "s1")
+    for cmd in setup:
+        ltt_env.ltt(*cmd)
+    before = ltt_env.ltt("list", "s1").stdout
+    p = ltt_env.ltt(*args, check=False)
+    assert p.returncode == 1
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], p.stderr
+    assert ltt_env.ltt("list", "s1").stdout == before
+
+
 @pytest.mark.parametrize("args", [
+    ["add-context", "-u"],                      # no type
+    ["add-context", "-t", "vpid"],              # no domain
+    ["add-context", "--list", "-t", "vpid"],
+    ["track", "-u"],                            # no attribute
+    ["track", "-u", "--all", "--vpid=3"],       # --all with values
+    ["untrack", "-u", "--vpid"],                # no values, no --all
     ["enable-event", "app:x"],                  # no domain
     ["enable-event", "-u", "-k", "app:x"],      # two domains
     ["enable-event", "-u", "--all", "app:x"],   # both --all and names
