@@ -32,7 +32,7 @@ static int cmp_i64(const void *a, const void *b)
 
 static bool set_has(const struct reg_tracker *t, int64_t v)
 {
-	return bsearch(&v, t->values, t->n_values, sizeof(v), cmp_i64) != NULL;
+	return t->n_values && bsearch(&v, t->values, t->n_values, sizeof(v), cmp_i64);
 }
 
 /* The first value given twice in values[0..n), or NULL. */
