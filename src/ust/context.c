@@ -163,6 +163,7 @@ struct thread_cache {
 	uint32_t ids[PROTO_ID_COUNT];
 	struct perf_thread *perf;	/* NULL until a counter is needed */
 	bool perf_busy;
+	bool perf_failed;	/* no memory for the counters: they record 0 */
 };
 
 static TLS struct thread_cache tc;
@@ -364,7 +365,7 @@ static uint64_t perf_value(unsigned slot)
 	if (unlikely(!tc.perf)) {
 		void *page;
 
-		if (tc.perf_busy)
+		if (tc.perf_busy || tc.perf_failed)
 			return 0;	/* a handler nested in this thread's setup (inv. 4) */
 		tc.perf_busy = true;
 		atomic_signal_fence(memory_order_seq_cst);
@@ -373,6 +374,8 @@ static uint64_t perf_value(unsigned slot)
 		if (page != MAP_FAILED) {
 			tc.perf = page;	/* zero: every counter PERF_UNOPENED */
 			pthread_setspecific(perf_key, page);
+		} else {
+			tc.perf_failed = true;	/* not tried again at each event */
 		}
 		atomic_signal_fence(memory_order_seq_cst);
 		tc.perf_busy = false;
