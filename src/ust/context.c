@@ -350,9 +350,9 @@ static uint64_t page_read(const struct perf_event_mmap_page *p)
 	do {
 		/* Acquire: the count read below is at least as new as this sequence. */
 		seq = __atomic_load_n(&p->lock, __ATOMIC_ACQUIRE);
-		v = __atomic_load_n(&p->offset, __ATOMIC_RELAXED);
-		/* Acquire fence: the count is read before the sequence is checked again. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* Acquire: the count is read before the sequence is checked again
+		 * (the kernel's writer bumps it around its update). */
+		v = __atomic_load_n(&p->offset, __ATOMIC_ACQUIRE);
 	} while (__atomic_load_n(&p->lock, __ATOMIC_RELAXED) != seq || (seq & 1));
 	return (uint64_t)v;
 }
