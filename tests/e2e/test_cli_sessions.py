@@ -178,6 +178,35 @@ def test_channels_rules_and_listing(ltt_env):
     assert p.returncode == 1 and "Event rule not found" in p.stderr
 
 
+def test_contexts_and_trackers_listing(ltt_env):
+    ltt_env.ltt("create", "s1")
+    ltt_env.ltt("enable-channel", "-u", "chA,chB")
+    p = ltt_env.ltt("add-context", "-u", "-c", "chA", "-t", "vpid,perf:thread:task-clock")
+    assert p.stdout == ("ust context vpid added to channel chA\n"
+                        "ust context perf:thread:task-clock added to channel chA\n")
+    p = ltt_env.ltt("add-context", "-u", "-t", "procname")     # every channel of the domain
+    assert p.stdout == "ust context procname added to all channels\n"
+    p = ltt_env.ltt("track", "-u", "--vpid=7,3", "--vgid", "100")
+    assert p.stdout == ("Added 7 to the virtual process ID tracker inclusion set\n"
+                        "Added 3 to the virtual process ID tracker inclusion set\n"
+                        "Added 100 to the virtual group ID tracker inclusion set\n")
+    out = ltt_env.ltt("list", "s1").stdout
+    assert ("=== Domain: User space ===\n\n"
+            "Tracked process attributes\n"
+            "  Virtual process IDs:  3, 7\n"
+            "  Virtual user IDs:     all\n"
+            "  Virtual group IDs:    100\n\n"
+            "Channels:\n-------------\n- chA: [enabled]\n") in out
+    cha, chb = out[out.index("- chA:"):out.index("- chB:")], out[out.index("- chB:"):]
+    assert "    Context fields:\n      vpid\n      perf:thread:task-clock\n      procname\n" in cha
+    assert "    Context fields:\n      procname\n\n    Recording event rules:" in chb
+    p = ltt_env.ltt("untrack", "-u", "--all", "--vpid")
+    assert p.stdout == "Virtual process ID tracking policy set to `exclude all`\n"
+    assert "  Virtual process IDs:  none\n" in ltt_env.ltt("list", "s1").stdout
+    ltt_env.ltt("track", "-u", "--all", "--vpid", "--vgid")
+    assert "  Virtual process IDs:  all\n" in ltt_env.ltt("list", "s1").stdout
+
+
 def test_start_stop_and_channel_after_start(ltt_env):
     ltt_env.ltt("create", "s1")
     ltt_env.ltt("enable-event", "-u", "--all")
