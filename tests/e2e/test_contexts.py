@@ -36,13 +36,18 @@ def run_app(ltt_env, procs, *args):
     return pid, {t for _, t in printed_tids(out)}
 
 
-def record(ltt_env, procs, tmp_path, types, app_args, rules=("ctxtest:*",)):
+def start(ltt_env, tmp_path, types):
+    """Session s1 recording ctxtest:* with the context types, started; its output."""
     out = tmp_path / "trace"
     ltt_env.ltt("create", "s1", "--output", str(out))
     ltt_env.ltt("add-context", "-u", *[a for t in types for a in ("-t", t)])
-    for rule in rules:
-        ltt_env.ltt("enable-event", "-u", *rule.split(" "))
+    ltt_env.ltt("enable-event", "-u", "ctxtest:*")
     ltt_env.ltt("start")
+    return out
+
+
+def record(ltt_env, procs, tmp_path, types, app_args):
+    out = start(ltt_env, tmp_path, types)
     pid, tids = run_app(ltt_env, procs, *app_args)
     ltt_env.ltt("stop")
     return out, pid, tids
@@ -122,11 +127,7 @@ def test_filters_on_context_fields_of_a_channel_with_contexts(ltt_env, procs, tm
 
 def test_a_forked_child_records_its_own_ids(ltt_env, procs, tmp_path):
     """The parent cached its pid and its main thread's tid before forking."""
-    out = tmp_path / "trace"
-    ltt_env.ltt("create", "s1", "--output", str(out))
-    ltt_env.ltt("add-context", "-u", "-t", "vpid,vtid")
-    ltt_env.ltt("enable-event", "-u", "ctxtest:*")
-    ltt_env.ltt("start")
+    out = start(ltt_env, tmp_path, ["vpid", "vtid"])
     p = procs.run([APP, "--main", "--fork", "2", "5"], env=dict(ltt_env.env, **APP_ENV))
     ltt_env.ltt("stop")
     pairs = printed_tids(p.stdout)
@@ -139,11 +140,7 @@ def test_a_forked_child_records_its_own_ids(ltt_env, procs, tmp_path):
 
 def test_a_thread_renamed_is_seen_from_the_next_start(ltt_env, procs, tmp_path):
     """procname is cached per thread and read again at each state change."""
-    out = tmp_path / "trace"
-    ltt_env.ltt("create", "s1", "--output", str(out))
-    ltt_env.ltt("add-context", "-u", "-t", "vtid,procname")
-    ltt_env.ltt("enable-event", "-u", "ctxtest:*")
-    ltt_env.ltt("start")
+    out = start(ltt_env, tmp_path, ["vtid", "procname"])
     app = procs.popen([APP, "--main", "--name", "first", "--rename", "second", "--phases", "2",
                        "1", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                       env=dict(ltt_env.env, **APP_ENV))
