@@ -539,6 +539,9 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 		.probe = (void (*)(void))LTT__TP_SYM(ltt_probe__, _provider, _name), \
 		.state = &LTT__TP_SYM(ltt_state__, _provider, _name),          \
 	};                                                                     \
+	/* never inlined into a call site of the same file: its return     \
+	 * address is the call site (the `ip` context) */                      \
+	__attribute__((noinline))                                              \
 	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args))  \
 	{                                                                      \
 		LTT__TP_SYM(ltt_pclass__, _provider, _class_name)(             \

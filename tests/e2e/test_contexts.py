@@ -30,10 +30,11 @@ def printed_tids(out):
 
 
 def run_app(ltt_env, procs, *args):
-    """Runs the app to its end; returns (pid, tids) as it printed them."""
+    """Runs the app to its end; returns (pid, tids, its code's address range)."""
     out = procs.run([APP, *args], env=dict(ltt_env.env, **APP_ENV)).stdout
     pid = int(next(l.split()[1] for l in out.splitlines() if l.startswith("pid ")))
-    return pid, {t for _, t in printed_tids(out)}
+    text = next(l.split()[1:] for l in out.splitlines() if l.startswith("text "))
+    return pid, {t for _, t in printed_tids(out)}, range(int(text[0]), int(text[1]))
 
 
 def start(ltt_env, tmp_path, types):
@@ -48,9 +49,9 @@ def start(ltt_env, tmp_path, types):
 
 def record(ltt_env, procs, tmp_path, types, app_args):
     out = start(ltt_env, tmp_path, types)
-    pid, tids = run_app(ltt_env, procs, *app_args)
+    pid, tids, text = run_app(ltt_env, procs, *app_args)
     ltt_env.ltt("stop")
-    return out, pid, tids
+    return out, pid, tids, text
 
 
 def kernel_counting_allowed():
@@ -59,7 +60,7 @@ def kernel_counting_allowed():
 
 
 def test_every_user_space_context_has_the_right_value(ltt_env, procs, tmp_path):
-    out, pid, tids = record(ltt_env, procs, tmp_path, TYPES,
+    out, pid, tids, text = record(ltt_env, procs, tmp_path, TYPES,
                             ["--name", "ctxworker", "--faults", "3", "40"])
     listing = ltt_env.ltt("list", "s1").stdout
     assert "    Context fields:\n" + "".join(f"      {t}\n" for t in TYPES) in listing
@@ -83,7 +84,8 @@ def test_every_user_space_context_has_the_right_value(ltt_env, procs, tmp_path):
             assert ctx[i] == ids[i], i
         per_thread[ctx["vtid"]].append(e)
     assert set(per_thread) == tids
-    assert len({e["context"]["ip"] for e in evs}) == 1 and evs[0]["context"]["ip"] > 0
+    # one call site, in the program's code
+    assert len({e["context"]["ip"] for e in evs}) == 1 and evs[0]["context"]["ip"] in text
     pthread_ids = set()
     for tid, seq in per_thread.items():
         seq.sort(key=lambda e: e["fields"]["seq"])
@@ -117,8 +119,8 @@ def test_filters_on_context_fields_of_a_channel_with_contexts(ltt_env, procs, tm
     ltt_env.ltt("enable-event", "-u", "-c", "never", "ctxtest:tick", "--filter",
                 "$ctx.vtid != tid")
     ltt_env.ltt("start")
-    _, kept = run_app(ltt_env, procs, "--name", "keepme", "2", "25")
-    _, dropped = run_app(ltt_env, procs, "--name", "dropme", "2", "25")
+    _, kept, _ = run_app(ltt_env, procs, "--name", "keepme", "2", "25")
+    run_app(ltt_env, procs, "--name", "dropme", "2", "25")
     ltt_env.ltt("stop")
     evs = read_events(out)
     assert {e["context"]["vtid"] for e in evs} == kept and len(evs) == 50

@@ -5,7 +5,8 @@
  *   ust-ctx-app [--name NAME] [--rename NAME] [--main] [--fork] [--phases N]
  *               [--faults] THREADS EVENTS
  *
- * It prints "pid PID" first. Each phase (one, or N with --phases, each
+ * It prints "pid PID" first, then "text START END": the addresses of its
+ * executable code (where the tracepoints' call sites are). Each phase (one, or N with --phases, each
  * then started by a line read from standard input) runs THREADS threads that
  * each print "tid PID TID" and emit EVENTS ticks (tid, seq, phase), then
  * prints "phase K done".
@@ -44,6 +45,27 @@ static void say_tid(void)
 	printf("tid %d %d\n", getpid(), gettid());
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
+}
+
+/* Prints the executable's code mapping, from /proc/self/maps. */
+static void say_text(void)
+{
+	char exe[4096], line[4352];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *maps = fopen("/proc/self/maps", "re");
+
+	if (n <= 0 || !maps)
+		exit(6);
+	exe[n] = '\0';
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long start, end;
+		char perms[8];
+
+		if (strstr(line, exe) && sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 &&
+		    perms[2] == 'x')
+			printf("text %lu %lu\n", start, end);
+	}
+	fclose(maps);
 }
 
 static void *emit(void *arg)
@@ -102,6 +124,7 @@ int main(int argc, char **argv)
 	threads = (unsigned)atoi(argv[a]);
 	events = (unsigned)atoi(argv[a + 1]);
 	printf("pid %d\n", getpid());
+	say_text();
 	fflush(stdout);
 	if (main_ticks) {
 		say_tid();
