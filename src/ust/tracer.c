@@ -273,9 +273,11 @@ static int reserve_blocking(struct ust_slot *slot, unsigned c, size_t len, size_
 		if (r != -EAGAIN)
 			return r < 0 ? -ENOBUFS : 0;	/* other errors: counted */
 		now = now_ns();
-		if (deadline == 0)
-			deadline = slot->blocking_us < 0 ? UINT64_MAX
-							 : now + (uint64_t)slot->blocking_us * 1000u;
+		if (deadline == 0)	/* for ever: -1, or too far to tell apart */
+			deadline = slot->blocking_us < 0 ||
+						   (uint64_t)slot->blocking_us > (UINT64_MAX - now) / 1000u
+					   ? UINT64_MAX
+					   : now + (uint64_t)slot->blocking_us * 1000u;
 		/* Acquire: as the probe's load of the slot (a detached one waits no more). */
 		if (now >= deadline || blocking_depth ||
 		    atomic_load_explicit(&channels[c], memory_order_acquire) != slot) {
