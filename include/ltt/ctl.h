@@ -48,6 +48,12 @@ enum ltt_error {
 	LTT_ERR_NO_OUTPUT,		/* the output directory cannot be created */
 	LTT_ERR_INVALID_FILTER,		/* the filter expression does not compile (detail: where) */
 	LTT_ERR_NOT_SNAPSHOT,		/* the session is not in snapshot mode */
+	LTT_ERR_STARTED_ONCE,		/* not allowed once the session has been started */
+	LTT_ERR_CONTEXT_UNKNOWN,	/* no such context type (in that domain) */
+	LTT_ERR_CONTEXT_EXISTS,		/* the channel records that context already */
+	LTT_ERR_CONTEXT_UNAVAILABLE,	/* the machine cannot count it (e.g. no PMU) */
+	LTT_ERR_ID_TRACKED,		/* the value is in the inclusion set already */
+	LTT_ERR_ID_NOT_TRACKED,		/* the value is not in the inclusion set */
 	LTT_ERR_LAST
 };
 
@@ -179,6 +185,59 @@ int ltt_event_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain d
 int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
 		      const char *channel, const char *pattern, bool all);
 
+/* ---- Contexts -------------------------------------------------------------- */
+
+/*
+ * Context types: extra fields recorded with every event of a channel, named
+ * as `lttng add-context -t` names them ("vpid", "procname",
+ * "perf:thread:task-clock", ...). Type i of those ltt knows (NULL past the
+ * last); *ret_domains (may be NULL) receives the domains that can record it,
+ * as bits (1u << LTT_DOMAIN_USER, 1u << LTT_DOMAIN_KERNEL).
+ */
+const char *ltt_context_type_name(size_t i, unsigned *ret_domains);
+
+/*
+ * Adds the context types (all of them or none) to the channel (NULL: every
+ * channel of the domain, channel0 being created with the domain's defaults
+ * if the domain has none), before the session is ever started.
+ * -LTT_ERR_CONTEXT_UNKNOWN, -LTT_ERR_CONTEXT_EXISTS (a channel records one
+ * already, or a type is given twice), -LTT_ERR_CONTEXT_UNAVAILABLE (e.g. a
+ * hardware counter without a PMU), -LTT_ERR_STARTED_ONCE,
+ * -LTT_ERR_CHANNEL_NOT_FOUND.
+ */
+int ltt_context_add(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+		    const char *channel, const char *const *types, size_t n_types);
+
+/* ---- Trackers -------------------------------------------------------------- */
+
+/* Process attributes a session's recording can be restricted by (`ltt track`). */
+enum ltt_process_attr {
+	LTT_PROCESS_ATTR_PID = 1,	/* as seen from the root pid namespace (kernel) */
+	LTT_PROCESS_ATTR_VPID,		/* as seen by the process */
+	LTT_PROCESS_ATTR_UID,		/* kernel */
+	LTT_PROCESS_ATTR_VUID,
+	LTT_PROCESS_ATTR_GID,		/* kernel */
+	LTT_PROCESS_ATTR_VGID,
+};
+
+/*
+ * A session records the events of a process only if each of the process's
+ * attributes is in the domain's inclusion set for it; every set includes
+ * all values at creation. ltt_tracker_track() adds the values to the set of
+ * attr (a set that included all becomes exactly these values); with
+ * n_values 0 the set includes all values again. ltt_tracker_untrack()
+ * removes them; with n_values 0 the set becomes empty (nothing recorded).
+ * All the values or none: -LTT_ERR_ID_TRACKED (a value is in the set
+ * already, or given twice), -LTT_ERR_ID_NOT_TRACKED (untrack: a value is
+ * not in the set, or the set includes all), -LTT_ERR_INVALID_ATTR (an
+ * attribute the domain does not track). Takes effect at once in a session
+ * that is recording.
+ */
+int ltt_tracker_track(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+		      enum ltt_process_attr attr, const int64_t *values, size_t n_values);
+int ltt_tracker_untrack(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
+			enum ltt_process_attr attr, const int64_t *values, size_t n_values);
+
 /* ---- Describing sessions -------------------------------------------- */
 
 struct ltt_session;	/* a description, as the daemon reported it */
@@ -204,6 +263,17 @@ const char *ltt_channel_name(const struct ltt_channel *c);
 enum ltt_domain ltt_channel_domain(const struct ltt_channel *c);
 void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr);
 size_t ltt_channel_rule_count(const struct ltt_channel *c);
+size_t ltt_channel_context_count(const struct ltt_channel *c);
+/* Context i of the channel, in the order added (belongs to the description). */
+const char *ltt_channel_context(const struct ltt_channel *c, size_t i);
+/*
+ * The inclusion set of a tracker of the session: returns true if it
+ * includes all values; else its values (sorted, belonging to the
+ * description) in *ret_values and *ret_count (0: nothing is recorded).
+ */
+bool ltt_session_tracker(const struct ltt_session *s, enum ltt_domain domain,
+			 enum ltt_process_attr attr, const int64_t **ret_values,
+			 size_t *ret_count);
 /*
  * Rule i of the channel; its strings belong to the session description.
  * *ret_enabled says whether it is enabled now.

@@ -493,7 +493,8 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 #undef LTT_TRACEPOINT_EVENT_CLASS
 #define LTT_TRACEPOINT_EVENT_CLASS(_provider, _name, _args, _fields)           \
 	static void LTT__TP_SYM(ltt_pclass__, _provider, _name)(               \
-		const struct ltt_event_desc *ltt__desc LTT__TP_XPROTO(_args))  \
+		const struct ltt_event_desc *ltt__desc,                        \
+		const void *ltt__ip LTT__TP_XPROTO(_args))                     \
 	{                                                                      \
 		size_t ltt__dyn[LTT__TP_SYM(ltt_ndyn__, _provider, _name) + 1]; \
 		struct ltt_filter_value                                        \
@@ -507,6 +508,7 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 		ltt__ctx.cursor = 0;                                           \
 		ltt__ctx.desc = ltt__desc;                                     \
 		ltt__ctx.filter_values = NULL;                                 \
+		ltt__ctx.ip = ltt__ip;                                         \
 		/* Relaxed: a filter attached a moment ago may miss one event. */ \
 		if (__builtin_expect(__atomic_load_n(&ltt__desc->state->flags, \
 						     __ATOMIC_RELAXED) &       \
@@ -546,10 +548,14 @@ static inline void ltt__tp_textcpy(char *dst, const char *src, size_t len)
 		.probe = (void (*)(void))LTT__TP_SYM(ltt_probe__, _provider, _name), \
 		.state = &LTT__TP_SYM(ltt_state__, _provider, _name),          \
 	};                                                                     \
+	/* never inlined into a call site of the same file: its return     \
+	 * address is the call site (the `ip` context) */                      \
+	__attribute__((noinline))                                              \
 	void LTT__TP_SYM(ltt_probe__, _provider, _name)(LTT__TP_PROTO(_args))  \
 	{                                                                      \
 		LTT__TP_SYM(ltt_pclass__, _provider, _class_name)(             \
-			&LTT__TP_SYM(ltt_event__, _provider, _name) LTT__TP_XARGS(_args)); \
+			&LTT__TP_SYM(ltt_event__, _provider, _name),           \
+			__builtin_return_address(0) LTT__TP_XARGS(_args));     \
 	}
 #include LTT_TRACEPOINT_INCLUDE
 

@@ -209,6 +209,7 @@ struct ltt_ust_ctx {
 	const struct ltt_filter_value *filter_values;	/* NULL: no filter applies */
 	char *data;			/* the payload, aligned as asked */
 	uint64_t priv[8];		/* tracer */
+	const void *ip;			/* the call site (the `ip` context) */
 };
 
 /*

@@ -74,6 +74,8 @@ int cli_check_domain(enum ltt_domain d);
 int cli_set_domain(enum ltt_domain *d, enum ltt_domain value);
 /* The next non-empty name of a comma-separated list (modified), or NULL. */
 char *cli_next_name(char **list);
+/* Splits a comma-separated list in place into an array (free() it); NULL: no memory. */
+const char **cli_split_list(char *list, size_t *ret_n);
 
 /* A log level by name (TRACE_INFO, INFO, info) or number 0..14; -1 if invalid. */
 int cli_parse_loglevel(const char *s);
@@ -91,6 +93,9 @@ int cmd_stop(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_add_context(int argc, char **argv);
+int cmd_track(int argc, char **argv);
+int cmd_untrack(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -28,26 +28,6 @@ static const char help[] =
 
 enum { OPT_LOGLEVEL = 256, OPT_LOGLEVEL_ONLY };
 
-/* Splits a comma-separated list in place into an array (free() it). */
-static const char **split(char *list, size_t *ret_n)
-{
-	const char **v = NULL, **grown;
-	size_t n = 0;
-	char *name;
-
-	while ((name = cli_next_name(&list))) {
-		grown = realloc(v, (n + 1) * sizeof(*v));
-		if (!grown) {
-			free(v);
-			return NULL;
-		}
-		v = grown;
-		v[n++] = name;
-	}
-	*ret_n = n;
-	return v;
-}
-
 int cmd_enable_event(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -99,7 +79,7 @@ int cmd_enable_event(int argc, char **argv)
 			break;
 		case 'x':
 			free(exclusions);
-			exclusions = split(optarg, &rule.n_exclusions);
+			exclusions = cli_split_list(optarg, &rule.n_exclusions);
 			rule.exclusions = exclusions;
 			break;
 		default:

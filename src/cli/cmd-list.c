@@ -66,6 +66,11 @@ static void print_channel(const struct ltt_channel *c)
 	printf("      %-18s%s\n", "Buffering:",
 	       a.buffers == LTT_BUFFERS_PID ? "per-process" :
 	       a.buffers == LTT_BUFFERS_UID ? "per-user" : "global");
+	if (ltt_channel_context_count(c)) {
+		printf("\n    Context fields:\n");
+		for (size_t k = 0; k < ltt_channel_context_count(c); k++)
+			printf("      %s\n", ltt_channel_context(c, k));
+	}
 	printf("\n    Recording event rules:\n");
 	if (ltt_channel_rule_count(c) == 0)
 		printf("      None\n");
@@ -75,6 +80,58 @@ static void print_channel(const struct ltt_channel *c)
 
 		ltt_channel_get_rule(c, k, &r, &enabled);
 		print_rule(&r, enabled);
+	}
+	printf("\n");
+}
+
+/* The process attributes each domain tracks, in lttng's order. */
+static const enum ltt_process_attr user_attrs[] = {
+	LTT_PROCESS_ATTR_VPID, LTT_PROCESS_ATTR_VUID, LTT_PROCESS_ATTR_VGID, 0,
+};
+static const enum ltt_process_attr kernel_attrs[] = {
+	LTT_PROCESS_ATTR_PID, LTT_PROCESS_ATTR_VPID, LTT_PROCESS_ATTR_UID,
+	LTT_PROCESS_ATTR_VUID, LTT_PROCESS_ATTR_GID, LTT_PROCESS_ATTR_VGID, 0,
+};
+
+static const char *const tracker_titles[] = {
+	[LTT_PROCESS_ATTR_PID] = "Process IDs:",
+	[LTT_PROCESS_ATTR_VPID] = "Virtual process IDs:",
+	[LTT_PROCESS_ATTR_UID] = "User IDs:",
+	[LTT_PROCESS_ATTR_VUID] = "Virtual user IDs:",
+	[LTT_PROCESS_ATTR_GID] = "Group IDs:",
+	[LTT_PROCESS_ATTR_VGID] = "Virtual group IDs:",
+};
+
+/* Whether a tracker of the domain restricts recording (does not include all). */
+static bool domain_tracks(const struct ltt_session *s, enum ltt_domain d)
+{
+	const int64_t *values;
+	size_t n;
+
+	for (const enum ltt_process_attr *a = d == LTT_DOMAIN_USER ? user_attrs : kernel_attrs;
+	     *a; a++)
+		if (!ltt_session_tracker(s, d, *a, &values, &n))
+			return true;
+	return false;
+}
+
+/* The inclusion sets of the domain, as lttng list shows them. */
+static void print_trackers(const struct ltt_session *s, enum ltt_domain d)
+{
+	printf("Tracked process attributes\n");
+	for (const enum ltt_process_attr *a = d == LTT_DOMAIN_USER ? user_attrs : kernel_attrs;
+	     *a; a++) {
+		const int64_t *values;
+		size_t n;
+
+		printf("  %-22s", tracker_titles[*a]);
+		if (ltt_session_tracker(s, d, *a, &values, &n))
+			printf("all\n");
+		else if (n == 0)
+			printf("none\n");
+		else
+			for (size_t i = 0; i < n; i++)
+				printf("%" PRId64 "%s", values[i], i + 1 < n ? ", " : "\n");
 	}
 	printf("\n");
 }
@@ -94,19 +151,22 @@ static void print_session(const struct ltt_session *s)
 	else
 		printf("    Trace output: none (memory only)\n");
 	for (size_t d = 0; d < 2; d++) {
-		bool header = false;
+		enum ltt_domain domain = domains[d].domain;
+		size_t n = 0;
 
-		for (size_t i = 0; i < ltt_session_channel_count(s); i++) {
-			const struct ltt_channel *c = ltt_session_channel(s, i);
-
-			if (ltt_channel_domain(c) != domains[d].domain)
-				continue;
-			if (!header)
-				printf("\n=== Domain: %s ===\n\nChannels:\n-------------\n",
-				       domains[d].title);
-			header = true;
-			print_channel(c);
-		}
+		for (size_t i = 0; i < ltt_session_channel_count(s); i++)
+			n += ltt_channel_domain(ltt_session_channel(s, i)) == domain;
+		/* a domain is shown if it has channels or restricts recording */
+		if (n == 0 && !domain_tracks(s, domain))
+			continue;
+		printf("\n=== Domain: %s ===\n\n", domains[d].title);
+		print_trackers(s, domain);
+		printf("Channels:\n-------------\n");
+		if (n == 0)
+			printf("None\n\n");
+		for (size_t i = 0; i < ltt_session_channel_count(s); i++)
+			if (ltt_channel_domain(ltt_session_channel(s, i)) == domain)
+				print_channel(ltt_session_channel(s, i));
 	}
 }
 

@@ -1,6 +1,7 @@
 /* domain.c - the -u/-k and -s options that enable-* and disable-* share. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *cli_domain_name(enum ltt_domain d)
@@ -35,4 +36,23 @@ char *cli_next_name(char **list)
 		name = strsep(list, ",");
 	} while (name && !*name);
 	return name;
+}
+
+const char **cli_split_list(char *list, size_t *ret_n)
+{
+	const char **v = NULL, **grown;
+	size_t n = 0;
+	char *name;
+
+	while ((name = cli_next_name(&list))) {
+		grown = realloc(v, (n + 1) * sizeof(*v));
+		if (!grown) {
+			free(v);
+			return NULL;
+		}
+		v = grown;
+		v[n++] = name;
+	}
+	*ret_n = n;
+	return v;
 }

@@ -25,4 +25,11 @@ int ctl_request(struct ltt_ctl *ctl, struct proto_builder *b, struct proto_msg *
 /* Starts a request of the given type with a fresh sequence number. */
 void ctl_begin(struct ltt_ctl *ctl, struct proto_builder *b, enum ctl_msg_type type);
 
+/* Sends a request whose reply carries nothing but its status (as ctl_request()). */
+int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b);
+
+/* Appends SESSION, DOMAIN and, if not NULL, CHANNEL. */
+void ctl_put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
+		    const char *channel);
+
 #endif /* LTT_CTL_INTERNAL_H */

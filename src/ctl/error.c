@@ -26,6 +26,12 @@ static const char *const messages[LTT_ERR_LAST - LTT_ERR_FIRST] = {
 	[LTT_ERR_NO_OUTPUT - LTT_ERR_FIRST] = "Cannot create the output directory",
 	[LTT_ERR_INVALID_FILTER - LTT_ERR_FIRST] = "Invalid filter expression",
 	[LTT_ERR_NOT_SNAPSHOT - LTT_ERR_FIRST] = "The session is not in snapshot mode",
+	[LTT_ERR_STARTED_ONCE - LTT_ERR_FIRST] = "The session has been started already",
+	[LTT_ERR_CONTEXT_UNKNOWN - LTT_ERR_FIRST] = "Unknown context type",
+	[LTT_ERR_CONTEXT_EXISTS - LTT_ERR_FIRST] = "Context already added",
+	[LTT_ERR_CONTEXT_UNAVAILABLE - LTT_ERR_FIRST] = "Context unavailable on this machine",
+	[LTT_ERR_ID_TRACKED - LTT_ERR_FIRST] = "Already in the inclusion set",
+	[LTT_ERR_ID_NOT_TRACKED - LTT_ERR_FIRST] = "Not in the inclusion set",
 };
 
 LTT_EXPORT const char *ltt_strerror(int err)

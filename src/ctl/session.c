@@ -35,8 +35,7 @@ LTT_EXPORT void ltt_event_rule_init(struct ltt_event_rule *rule)
 	};
 }
 
-/* Sends a request whose reply carries nothing but its status. */
-static int simple_request(struct ltt_ctl *ctl, struct proto_builder *b)
+int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b)
 {
 	struct proto_msg reply;
 	int r = ctl_request(ctl, b, &reply);
@@ -54,7 +53,7 @@ static int session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const ch
 		return -EINVAL;
 	ctl_begin(ctl, &b, type);
 	proto_put_str(&b, CTL_A_SESSION, name);
-	return simple_request(ctl, &b);
+	return ctl_simple_request(ctl, &b);
 }
 
 LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
@@ -129,8 +128,8 @@ LTT_EXPORT int ltt_session_stop(struct ltt_ctl *ctl, const char *name)
 	return session_request(ctl, CTL_SESSION_STOP, name);
 }
 
-static void put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
-		       const char *channel)
+void ctl_put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
+		    const char *channel)
 {
 	proto_put_str(b, CTL_A_SESSION, session);
 	proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)domain);
@@ -146,9 +145,9 @@ LTT_EXPORT int ltt_channel_enable(struct ltt_ctl *ctl, const char *session, enum
 	if (!session || !channel || !attr)
 		return -EINVAL;
 	ctl_begin(ctl, &b, CTL_CHANNEL_ENABLE);
-	put_target(&b, session, domain, channel);
+	ctl_put_target(&b, session, domain, channel);
 	ctl_put_channel_attr(&b, attr);
-	return simple_request(ctl, &b);
+	return ctl_simple_request(ctl, &b);
 }
 
 LTT_EXPORT int ltt_event_enable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
@@ -159,9 +158,9 @@ LTT_EXPORT int ltt_event_enable(struct ltt_ctl *ctl, const char *session, enum l
 	if (!session || !rule || !rule->pattern)
 		return -EINVAL;
 	ctl_begin(ctl, &b, CTL_EVENT_ENABLE);
-	put_target(&b, session, domain, channel);
+	ctl_put_target(&b, session, domain, channel);
 	ctl_put_event_rule(&b, rule);
-	return simple_request(ctl, &b);
+	return ctl_simple_request(ctl, &b);
 }
 
 LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum ltt_domain domain,
@@ -175,7 +174,7 @@ LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum 
 	if (!session || (!pattern && !all))
 		return -EINVAL;
 	ctl_begin(ctl, &b, CTL_EVENT_DISABLE);
-	put_target(&b, session, domain, channel);
+	ctl_put_target(&b, session, domain, channel);
 	proto_put_str(&b, CTL_A_PATTERN, pattern ? pattern : "*");
 	proto_put_u64(&b, CTL_A_ALL, all);
 	r = ctl_request(ctl, &b, &reply);
@@ -201,6 +200,17 @@ struct ltt_channel {
 	struct ltt_channel_attr attr;
 	struct rule_desc *rules;
 	size_t n_rules;
+	const char **contexts;
+	size_t n_contexts;
+};
+
+/* A tracker that does not include all values (the others are not described). */
+struct tracker_desc {
+	enum ltt_domain domain;
+	enum ltt_process_attr attr;
+	bool all;
+	int64_t *values;
+	size_t n_values;
 };
 
 struct ltt_session {
@@ -209,6 +219,8 @@ struct ltt_session {
 	bool active, snapshot;
 	struct ltt_channel *channels;
 	size_t n_channels;
+	struct tracker_desc *trackers;
+	size_t n_trackers;
 };
 
 LTT_EXPORT void ltt_session_free(struct ltt_session *s)
@@ -219,8 +231,12 @@ LTT_EXPORT void ltt_session_free(struct ltt_session *s)
 		for (size_t k = 0; k < s->channels[i].n_rules; k++)
 			free(s->channels[i].rules[k].exclusions);
 		free(s->channels[i].rules);
+		free(s->channels[i].contexts);
 	}
 	free(s->channels);
+	for (size_t i = 0; i < s->n_trackers; i++)
+		free(s->trackers[i].values);
+	free(s->trackers);
 	free(s->buf);
 	free(s);
 }
@@ -251,6 +267,15 @@ static int parse_channel(const struct proto_attrs *a, struct ltt_channel *c)
 		struct rule_desc *rules, *rd;
 		uint64_t enabled;
 
+		if (at.id == CTL_A_CONTEXT && at.kind == PROTO_STR) {
+			const char **contexts = grow(c->contexts, c->n_contexts, sizeof(*contexts));
+
+			if (!contexts)
+				return -ENOMEM;
+			c->contexts = contexts;
+			contexts[c->n_contexts++] = (const char *)at.value;
+			continue;
+		}
 		if (at.id != CTL_A_RULE_DESC || at.kind != PROTO_NEST)
 			continue;
 		rules = grow(c->rules, c->n_rules, sizeof(*rules));
@@ -265,6 +290,35 @@ static int parse_channel(const struct proto_attrs *a, struct ltt_channel *c)
 		if (proto_get_u64(&ra, CTL_A_ENABLED, &enabled) < 0)
 			return -LTT_ERR_PROTOCOL;
 		rd->enabled = enabled;
+	}
+	return 0;
+}
+
+static int parse_tracker(const struct proto_attrs *a, struct tracker_desc *t)
+{
+	struct proto_attr at;
+	uint64_t domain, attr, all = 0;
+	size_t cur = 0;
+
+	if (proto_get_u64(a, CTL_A_DOMAIN, &domain) < 0 ||
+	    proto_get_u64(a, CTL_A_PROCESS_ATTR, &attr) < 0 ||
+	    proto_get_u64(a, CTL_A_ALL, &all) == -EBADMSG ||
+	    (domain != LTT_DOMAIN_USER && domain != LTT_DOMAIN_KERNEL) ||
+	    attr < LTT_PROCESS_ATTR_PID || attr > LTT_PROCESS_ATTR_VGID)
+		return -LTT_ERR_PROTOCOL;
+	t->domain = (enum ltt_domain)domain;
+	t->attr = (enum ltt_process_attr)attr;
+	t->all = all;
+	while (proto_attrs_next(a, &cur, &at)) {
+		int64_t *values;
+
+		if (at.id != CTL_A_VALUE || at.kind != PROTO_I64)
+			continue;
+		values = grow(t->values, t->n_values, sizeof(*values));
+		if (!values)
+			return -ENOMEM;
+		t->values = values;
+		memcpy(&values[t->n_values++], at.value, sizeof(int64_t));
 	}
 	return 0;
 }
@@ -295,6 +349,20 @@ static int parse_session(const struct proto_attr *desc, struct ltt_session **ret
 		struct proto_attrs ca = { at.value, at.len };
 		struct ltt_channel *channels;
 
+		if (at.id == CTL_A_TRACKER_DESC && at.kind == PROTO_NEST) {
+			struct tracker_desc *trackers = grow(s->trackers, s->n_trackers,
+							     sizeof(*trackers));
+
+			r = -ENOMEM;
+			if (!trackers)
+				goto err;
+			s->trackers = trackers;
+			trackers[s->n_trackers] = (struct tracker_desc){ 0 };
+			r = parse_tracker(&ca, &trackers[s->n_trackers++]);
+			if (r < 0)
+				goto err;
+			continue;
+		}
 		if (at.id != CTL_A_CHANNEL_DESC || at.kind != PROTO_NEST)
 			continue;
 		channels = grow(s->channels, s->n_channels, sizeof(*channels));
@@ -441,6 +509,34 @@ LTT_EXPORT void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_cha
 LTT_EXPORT size_t ltt_channel_rule_count(const struct ltt_channel *c)
 {
 	return c->n_rules;
+}
+
+LTT_EXPORT size_t ltt_channel_context_count(const struct ltt_channel *c)
+{
+	return c->n_contexts;
+}
+
+LTT_EXPORT const char *ltt_channel_context(const struct ltt_channel *c, size_t i)
+{
+	return i < c->n_contexts ? c->contexts[i] : NULL;
+}
+
+LTT_EXPORT bool ltt_session_tracker(const struct ltt_session *s, enum ltt_domain domain,
+				    enum ltt_process_attr attr, const int64_t **ret_values,
+				    size_t *ret_count)
+{
+	for (size_t i = 0; i < s->n_trackers; i++) {
+		const struct tracker_desc *t = &s->trackers[i];
+
+		if (t->domain != domain || t->attr != attr)
+			continue;
+		if (t->all)
+			return true;
+		*ret_values = t->values;
+		*ret_count = t->n_values;
+		return false;
+	}
+	return true;
 }
 
 LTT_EXPORT void ltt_channel_get_rule(const struct ltt_channel *c, size_t i,

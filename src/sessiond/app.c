@@ -11,14 +11,16 @@
 #include "app-fields.h"
 #include "proto/ctl-protocol.h"
 #include "commands.h"
+#include "tracker.h"
 #include "ust-session.h"
 
 #define MAX_APPS 1024
 #define PUSH_TIMEOUT_MS 3000
 
 struct app {
-	pid_t pid;
-	uid_t uid;
+	pid_t pid;		/* also its vpid: the hello's PID is checked against SO_PEERCRED */
+	uid_t uid;		/* SO_PEERCRED */
+	int64_t vuid, vgid;	/* as the application sees them (trackers) */
 	char procname[17];
 	int cmd_fd, notify_fd;	/* -1 until that connection said hello */
 	uint32_t seq;
@@ -72,8 +74,8 @@ static int build_state(const struct registry *reg, const struct app *app, uint32
 	for (size_t i = 0; i < reg->n_sessions; i++) {
 		const struct reg_session *s = reg->sessions[i];
 
-		if (!s->active)
-			continue;
+		if (!s->active || !tracker_tracks_app(s, app->pid, app->vuid, app->vgid))
+			continue;	/* an untracked application gets none of its channels */
 		for (size_t k = 0; k < ust_session_channel_count(s); k++) {
 			struct ust_channel_info ci;
 
@@ -86,6 +88,11 @@ static int build_state(const struct registry *reg, const struct app *app, uint32
 			proto_put_u64(b, APP_A_SLOT, ci.slot);
 			proto_put_u64(b, APP_A_KEY, ci.key);
 			proto_put_u64(b, APP_A_FD_INDEX, *n_fds);
+			for (size_t c = 0; c < ci.channel->n_contexts; c++)
+				proto_put_u64(b, APP_A_CONTEXT, ci.channel->contexts[c]);
+			if (ci.channel->attr.blocking_timeout_us)
+				proto_put_i64(b, APP_A_BLOCKING_TIMEOUT,
+					      ci.channel->attr.blocking_timeout_us);
 			proto_nest_end(b);
 			fds[(*n_fds)++] = ci.shm_fd;
 			fds[(*n_fds)++] = ci.wakeup_fd;
@@ -213,16 +220,21 @@ static int roundtrip(struct registry *reg, struct app *app, struct proto_builder
 	}
 }
 
+static int attach_sessions(struct registry *reg, struct app *app);
+
 /* Pushes app's state and waits for its ACK. */
 static int push_one(struct registry *reg, struct app *app)
 {
-	struct proto_builder b;
+	struct proto_builder b = { 0 };
 	struct proto_msg reply;
 	int fds[PROTO_MAX_FDS];
 	unsigned n_fds;
 	int64_t status;
-	int r = build_state(reg, app, ++app->seq, &b, fds, &n_fds);
+	/* a session may track the application since the last push */
+	int r = attach_sessions(reg, app);
 
+	if (r == 0)
+		r = build_state(reg, app, ++app->seq, &b, fds, &n_fds);
 	if (r == 0)
 		r = roundtrip(reg, app, &b, fds, n_fds, APP_ACK, &reply);
 	proto_builder_free(&b);
@@ -299,7 +311,16 @@ void apps_push(struct registry *reg)
 	}
 }
 
-/* Creates app's per-PID buffers in the started sessions that have such channels. */
+/* Whether session s records application a (same user, tracked). */
+static bool records(const struct reg_session *s, const struct app *a)
+{
+	return a->uid == geteuid() && tracker_tracks_app(s, a->pid, a->vuid, a->vgid);
+}
+
+/*
+ * Creates app's per-PID buffers in the started sessions that have such
+ * channels and record it.
+ */
 static int attach_sessions(struct registry *reg, struct app *app)
 {
 	const char *detail = NULL;
@@ -309,7 +330,7 @@ static int attach_sessions(struct registry *reg, struct app *app)
 		struct consumer *c;
 		int r;
 
-		if (!s->active || app->uid != geteuid())
+		if (!s->active || !records(s, app))
 			continue;
 		if (!(c = commands_consumer(&detail)))
 			return -ECHILD;
@@ -330,7 +351,7 @@ int apps_attach_session(struct registry *reg, struct reg_session *s, const char 
 	if (!c)
 		return -ECHILD;
 	for (unsigned i = 0; i < n_apps; i++) {
-		if (apps[i]->cmd_fd < 0 || apps[i]->notify_fd < 0 || apps[i]->uid != geteuid())
+		if (apps[i]->cmd_fd < 0 || apps[i]->notify_fd < 0 || !records(s, apps[i]))
 			continue;
 		int r = ust_session_add_app(s, c, apps[i]->pid, apps[i]->procname, detail);
 
@@ -343,18 +364,21 @@ int apps_attach_session(struct registry *reg, struct reg_session *s, const char 
 
 void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
 {
-	uint64_t role, pid;
+	uint64_t role, pid, vuid = UINT64_MAX, vgid = UINT64_MAX;
 	const char *procname = "";
 	pid_t peer_pid;
 	uid_t uid;
+	gid_t gid;
 	struct app *a;
 	int i;
 
 	if (proto_get_u64(&hello->attrs, APP_A_ROLE, &role) < 0 ||
 	    proto_get_u64(&hello->attrs, APP_A_PID, &pid) < 0 ||
 	    proto_get_str(&hello->attrs, APP_A_PROCNAME, &procname) == -EBADMSG ||
+	    proto_get_u64(&hello->attrs, APP_A_UID, &vuid) == -EBADMSG ||
+	    proto_get_u64(&hello->attrs, APP_A_GID, &vgid) == -EBADMSG ||
 	    (role != APP_ROLE_COMMAND && role != APP_ROLE_NOTIFY) ||
-	    proto_peer_cred(fd, &peer_pid, &uid, NULL) < 0 || (pid_t)pid != peer_pid) {
+	    proto_peer_cred(fd, &peer_pid, &uid, &gid) < 0 || (pid_t)pid != peer_pid) {
 		close(fd);	/* not who it says it is */
 		return;
 	}
@@ -366,6 +390,9 @@ void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
 		}
 		a->pid = peer_pid;
 		a->uid = uid;
+		/* ids it did not say (an older library): as the kernel reports them */
+		a->vuid = vuid <= UINT32_MAX ? (int64_t)vuid : (int64_t)uid;
+		a->vgid = vgid <= UINT32_MAX ? (int64_t)vgid : (int64_t)gid;
 		a->cmd_fd = a->notify_fd = -1;
 		/* it names a directory (per-PID buffers): keep it a plain file name */
 		snprintf(a->procname, sizeof(a->procname), "%s", procname);
@@ -383,10 +410,7 @@ void apps_adopt(struct registry *reg, int fd, const struct proto_msg *hello)
 	*slot = fd;
 	/* an application with both connections gets its state at once */
 	if (a->cmd_fd >= 0 && a->notify_fd >= 0) {
-		int r = attach_sessions(reg, a);
-
-		if (r == 0)
-			r = push_one(reg, a);
+		int r = push_one(reg, a);
 
 		if (r < 0) {
 			fprintf(stderr, "ltt-sessiond: application %d (%s) dropped: %s\n",

@@ -10,6 +10,9 @@
 
 #include "app.h"
 #include "clock.h"
+#include "context.h"
+#include "proto/context-types.h"
+#include "tracker.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -133,6 +136,7 @@ static int session_start(struct request *rq)
 	if (r < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = true;
+	s->started_once = true;
 	return 0;
 }
 
@@ -165,6 +169,8 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 		proto_put_str(b, CTL_A_CHANNEL, c->name);
 		proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)c->domain);
 		ctl_put_channel_attr(b, &c->attr);
+		for (size_t k = 0; k < c->n_contexts; k++)
+			proto_put_str(b, CTL_A_CONTEXT, proto_context_type(c->contexts[k])->name);
 		for (size_t k = 0; k < c->n_rules; k++) {
 			const struct reg_rule *r = &c->rules[k];
 			struct ltt_event_rule e = {
@@ -185,6 +191,19 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 		}
 		proto_nest_end(b);
 	}
+	for (int d = LTT_DOMAIN_USER; deep && d <= LTT_DOMAIN_KERNEL; d++)
+		for (int a = LTT_PROCESS_ATTR_PID; a <= LTT_PROCESS_ATTR_VGID; a++) {
+			const struct reg_tracker *t;
+
+			if (!tracker_attr_valid(d, a) || (t = tracker_get(s, d, a))->all)
+				continue;
+			proto_nest_begin(b, CTL_A_TRACKER_DESC);
+			proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)d);
+			proto_put_u64(b, CTL_A_PROCESS_ATTR, (uint64_t)a);
+			for (size_t k = 0; k < t->n_values; k++)
+				proto_put_i64(b, CTL_A_VALUE, t->values[k]);
+			proto_nest_end(b);
+		}
 	proto_nest_end(b);
 }
 
@@ -311,6 +330,98 @@ static int snapshot_record(struct request *rq)
 	return 0;
 }
 
+/*
+ * Reads DOMAIN for a request the kernel domain will serve later (contexts,
+ * trackers): -EOPNOTSUPP saying what is missing.
+ */
+static int user_domain_only(struct request *rq, const char *what, enum ltt_domain *ret)
+{
+	static char text[160];
+	uint64_t d;
+
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0 ||
+	    (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL))
+		return -EBADMSG;
+	if (d == LTT_DOMAIN_KERNEL) {
+		snprintf(text, sizeof(text), "kernel %s come with the kernel domain: not available "
+			 "yet in this version of ltt", what);
+		rq->detail = text;
+		return -EOPNOTSUPP;
+	}
+	*ret = (enum ltt_domain)d;
+	return 0;
+}
+
+static int context_add_request(struct request *rq)
+{
+	const char *names[PROTO_CTX_MAX], *channel = NULL;
+	enum ltt_domain domain;
+	struct reg_session *s;
+	struct proto_attr at;
+	size_t cur = 0, n = 0;
+	int r;
+
+	if ((r = target_session(rq, &s)) < 0 ||
+	    (r = user_domain_only(rq, "contexts", &domain)) < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_CHANNEL, &channel) == -EBADMSG)
+		return -EBADMSG;
+	while (proto_attrs_next(rq->attrs, &cur, &at)) {
+		if (at.id != CTL_A_CONTEXT || at.kind != PROTO_STR)
+			continue;
+		if (n == PROTO_CTX_MAX) {
+			rq->detail = "at most 64 contexts per channel";
+			return -LTT_ERR_INVALID_ATTR;
+		}
+		names[n++] = (const char *)at.value;
+	}
+	return context_add(s, domain, channel, names, n, &rq->detail);
+}
+
+/* TRACK and UNTRACK. */
+static int tracker_request(struct request *rq, bool track)
+{
+	int64_t values[1024];
+	enum ltt_domain domain;
+	struct reg_session *s;
+	struct proto_attr at;
+	uint64_t attr;
+	size_t cur = 0, n = 0;
+	int r;
+
+	if ((r = target_session(rq, &s)) < 0 ||
+	    (r = user_domain_only(rq, "trackers", &domain)) < 0)
+		return r;
+	if (proto_get_u64(rq->attrs, CTL_A_PROCESS_ATTR, &attr) < 0)
+		return -EBADMSG;
+	if (!tracker_attr_valid(domain, (enum ltt_process_attr)attr)) {
+		rq->detail = "the user space domain tracks --vpid, --vuid and --vgid";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	while (proto_attrs_next(rq->attrs, &cur, &at)) {
+		if (at.id != CTL_A_VALUE || at.kind != PROTO_I64)
+			continue;
+		if (n == ARRAY_SIZE(values)) {
+			rq->detail = "at most 1024 values per request";
+			return -LTT_ERR_INVALID_ATTR;
+		}
+		memcpy(&values[n++], at.value, sizeof(*values));
+	}
+	return track ? tracker_track(s, domain, (enum ltt_process_attr)attr, values, n, &rq->detail)
+		     : tracker_untrack(s, domain, (enum ltt_process_attr)attr, values, n,
+				       &rq->detail);
+}
+
+static int track(struct request *rq)
+{
+	return tracker_request(rq, true);
+}
+
+static int untrack(struct request *rq)
+{
+	return tracker_request(rq, false);
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -323,6 +434,9 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_EVENT_DISABLE] = event_disable,
 	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
 	[CTL_SNAPSHOT_RECORD] = snapshot_record,
+	[CTL_CONTEXT_ADD] = context_add_request,
+	[CTL_TRACK] = track,
+	[CTL_UNTRACK] = untrack,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
@@ -346,7 +460,8 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	/* what applications record may have changed: tell them before answering */
 	if (r == 0 && (msg->hdr.type == CTL_SESSION_START || msg->hdr.type == CTL_SESSION_STOP ||
 		       msg->hdr.type == CTL_SESSION_DESTROY || msg->hdr.type == CTL_EVENT_ENABLE ||
-		       msg->hdr.type == CTL_EVENT_DISABLE))
+		       msg->hdr.type == CTL_EVENT_DISABLE || msg->hdr.type == CTL_TRACK ||
+		       msg->hdr.type == CTL_UNTRACK))
 		apps_push(reg);
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)

@@ -67,6 +67,7 @@ static void channel_free(struct reg_channel *c)
 	for (size_t i = 0; i < c->n_rules; i++)
 		rule_free(&c->rules[i]);
 	free(c->rules);
+	free(c->contexts);
 }
 
 static void session_free(struct reg_session *s)
@@ -76,6 +77,9 @@ static void session_free(struct reg_session *s)
 	for (size_t i = 0; i < s->n_channels; i++)
 		channel_free(&s->channels[i]);
 	free(s->channels);
+	for (size_t d = 0; d < REG_DOMAINS; d++)
+		for (size_t a = 0; a < REG_PROCESS_ATTRS; a++)
+			free(s->trackers[d][a].values);
 	free(s->output);
 	free(s);
 }
@@ -173,6 +177,9 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 	strcpy(s->name, name);
 	s->created = now;
 	s->snapshot = snapshot;
+	for (size_t d = 0; d < REG_DOMAINS; d++)
+		for (size_t a = 0; a < REG_PROCESS_ATTRS; a++)
+			s->trackers[d][a].all = true;
 	if (no_output)
 		s->output = strdup("");
 	else if (output)
@@ -236,8 +243,8 @@ static int check_channel_attr(enum ltt_domain domain, const struct ltt_channel_a
 		*detail = "the blocking timeout is -1 (for ever), 0 (never) or a duration";
 		return -LTT_ERR_INVALID_ATTR;
 	}
-	if (a->blocking_timeout_us != 0) {
-		*detail = "blocking channels are not available yet: tracepoints never wait";
+	if (a->blocking_timeout_us != 0 && (domain != LTT_DOMAIN_USER || a->overwrite)) {
+		*detail = "a blocking timeout applies to user-space channels in discard mode";
 		return -LTT_ERR_INVALID_ATTR;
 	}
 	if (domain == LTT_DOMAIN_USER && a->buffers == LTT_BUFFERS_GLOBAL) {
@@ -279,6 +286,20 @@ int registry_channel_add(struct reg_session *s, enum ltt_domain domain, const ch
 	strcpy(grown[s->n_channels].name, name);
 	s->n_channels++;
 	return 0;
+}
+
+int registry_channel_add_default(struct reg_session *s, enum ltt_domain domain,
+				 struct reg_channel **ret, const char **detail)
+{
+	struct ltt_channel_attr attr;
+	int r;
+
+	ltt_channel_attr_init(&attr, domain);
+	attr.overwrite = s->snapshot;	/* a flight recorder keeps the newest */
+	r = registry_channel_add(s, domain, "channel0", &attr, detail);
+	if (r == 0)
+		*ret = &s->channels[s->n_channels - 1];
+	return r;
 }
 
 static bool same_strings(char *const *a, size_t na, const char *const *b, size_t nb)
@@ -394,16 +415,8 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 		return r;
 	if ((r = compile_filter(&copy, rule->filter, detail)) < 0)
 		goto err;
-	if (!c) {
-		struct ltt_channel_attr attr;
-
-		ltt_channel_attr_init(&attr, domain);
-		attr.overwrite = s->snapshot;	/* a flight recorder keeps the newest */
-		r = registry_channel_add(s, domain, "channel0", &attr, detail);
-		if (r < 0)
-			goto err;
-		c = &s->channels[s->n_channels - 1];
-	}
+	if (!c && (r = registry_channel_add_default(s, domain, &c, detail)) < 0)
+		goto err;
 	grown = realloc(c->rules, (c->n_rules + 1) * sizeof(*grown));
 	if (!grown) {
 		r = -ENOMEM;

@@ -42,6 +42,20 @@ struct reg_channel {
 	struct ltt_channel_attr attr;
 	struct reg_rule *rules;
 	size_t n_rules;
+	/* its context fields, in the order added: indexes of proto/context-types.h */
+	unsigned *contexts;
+	size_t n_contexts;
+};
+
+/* Indexes of reg_session.trackers: [enum ltt_domain][enum ltt_process_attr]. */
+#define REG_DOMAINS 3
+#define REG_PROCESS_ATTRS 7
+
+/* An inclusion set of process attribute values (see tracker.h). */
+struct reg_tracker {
+	bool all;		/* every value (the default) */
+	int64_t *values;	/* else exactly these, sorted, no duplicates */
+	size_t n_values;
 };
 
 struct reg_session {
@@ -50,10 +64,12 @@ struct reg_session {
 	time_t created;
 	struct ctf_clock_info clock;	/* of all its traces (clock.h), set at creation */
 	bool active;
+	bool started_once;	/* contexts can no longer be added */
 	bool snapshot;		/* flight recorder: written only by snapshot record */
 	unsigned snapshots;	/* how many were recorded */
 	struct reg_channel *channels;
 	size_t n_channels;
+	struct reg_tracker trackers[REG_DOMAINS][REG_PROCESS_ATTRS];
 	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
 	size_t n_ust;
 };
@@ -88,6 +104,13 @@ int registry_channel_add(struct reg_session *s, enum ltt_domain domain, const ch
 			 const struct ltt_channel_attr *attr, const char **detail);
 struct reg_channel *registry_channel_find(struct reg_session *s, enum ltt_domain domain,
 					  const char *name);
+/*
+ * Adds channel0 with the domain's defaults (overwriting in a snapshot
+ * session): what enable-event and add-context do when the domain has no
+ * channel. *ret points to it (valid until the next channel is added).
+ */
+int registry_channel_add_default(struct reg_session *s, enum ltt_domain domain,
+				 struct reg_channel **ret, const char **detail);
 
 /*
  * Enables a rule in channel `channel` (NULL: channel0, created with the

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ctf/ctf-rb-client.h"
+#include "context.h"
 #include "ctf/ctf.h"
 #include "ltt-config.h"
 #include "util/fs.h"
@@ -134,10 +135,15 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	    (r = ctf_trace_add_clock(u->trace, &clock, &err)) < 0)
 		return r;
 	for (size_t i = 0; i < s->n_channels; i++) {
+		struct ctf_type *event_context;
+
 		if (!in_set(&s->channels[i], u))
 			continue;
+		/* the channel's context fields: every record carries them after its header */
+		if ((r = context_ctf_type(&s->channels[i], &event_context)) < 0)
+			return r;
 		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, clock.name,
-					       NULL, &err, NULL);
+					       event_context, &err, NULL);
 		if (r < 0)
 			return r;
 	}

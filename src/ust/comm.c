@@ -35,9 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "context-internal.h"
 #include "ctf/ctf-rb-client.h"
 #include "filter/filter.h"
 #include "proto/app-protocol.h"
+#include "proto/context-types.h"
 #include "recorder-internal.h"
 #include "registry-internal.h"
 #include "util/macros.h"
@@ -213,16 +215,23 @@ static int run_filter(void *arg, const struct ltt_event_desc *desc,
 			*r = (struct filter_value){ .kind = FILTER_VALUE_STRING, .str = {
 				v->v.ptr, strnlen(v->v.ptr, (size_t)v->len) } };
 			break;
+		/* $ctx: the values the context fields record (context.c's
+		 * per-thread cache) */
 		case REF_PID:
-			*r = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = my_pid };
+			*r = (struct filter_value){ .kind = FILTER_VALUE_S64,
+						    .s64 = ust_context_vpid() };
 			break;
 		case REF_TID:
-			*r = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = gettid() };
+			*r = (struct filter_value){ .kind = FILTER_VALUE_S64,
+						    .s64 = ust_context_vtid() };
 			break;
-		default:	/* REF_PROCNAME */
+		default: {	/* REF_PROCNAME */
+			const char *p = ust_context_procname();
+
 			*r = (struct filter_value){ .kind = FILTER_VALUE_STRING,
-						    .str = { procname, strlen(procname) } };
+						    .str = { p, strlen(p) } };
 			break;
+		}
 		}
 	}
 	return filter_eval(b->prog, refs, b->n);
@@ -376,6 +385,34 @@ static int ask_missing_ids(void)
 
 /* ---- applying a state ---- */
 
+/* Whether the program allows blocking channels to make its tracepoints wait. */
+static bool blocking_allowed(void)
+{
+	const char *v = getenv("LTT_UST_ALLOW_BLOCKING");
+
+	if (!v || !*v)
+		v = getenv("LTTNG_UST_ALLOW_BLOCKING");	/* LTTng's spelling */
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* The context fields of a channel of the state; 0 (*ret NULL: none) or -errno. */
+static int channel_context(const struct proto_attrs *ch, struct ust_context **ret)
+{
+	uint64_t types[PROTO_CTX_MAX];
+	struct proto_attr at;
+	size_t cur = 0, n = 0;
+
+	*ret = NULL;
+	while (proto_attrs_next(ch, &cur, &at)) {
+		if (at.id != APP_A_CONTEXT || at.kind != PROTO_U64)
+			continue;
+		if (n == PROTO_CTX_MAX)
+			return -EINVAL;
+		memcpy(&types[n++], at.value, sizeof(*types));
+	}
+	return n ? ust_context_create(types, n, ret) : 0;
+}
+
 static void apply_channels(struct proto_msg *m, uint64_t keys[APP_MAX_SLOTS])
 {
 	struct proto_attr at;
@@ -384,24 +421,31 @@ static void apply_channels(struct proto_msg *m, uint64_t keys[APP_MAX_SLOTS])
 	while (proto_attrs_next(&m->attrs, &cur, &at)) {
 		struct proto_attrs ch = { at.value, at.len };
 		uint64_t slot, key, idx;
+		int64_t blocking_us = 0;
+		struct ust_context *context;
 		struct rb_channel *rb;
 
 		if (at.id != APP_A_CHANNEL || at.kind != PROTO_NEST ||
 		    proto_get_u64(&ch, APP_A_SLOT, &slot) < 0 || slot >= APP_MAX_SLOTS ||
 		    proto_get_u64(&ch, APP_A_KEY, &key) < 0 || key == 0 || key >> 48 ||
-		    proto_get_u64(&ch, APP_A_FD_INDEX, &idx) < 0 || idx + 1 >= m->n_fds)
+		    proto_get_u64(&ch, APP_A_FD_INDEX, &idx) < 0 || idx + 1 >= m->n_fds ||
+		    proto_get_i64(&ch, APP_A_BLOCKING_TIMEOUT, &blocking_us) == -EBADMSG ||
+		    blocking_us < -1)
 			continue;
 		keys[slot] = key;
 		if (ust_tracer_slot_key((unsigned)slot) == key)
 			continue;	/* mapped already; the descriptors received are closed */
-		if (rb_channel_map(m->fds[idx], &ctf_rb_client_large, &rb) < 0) {
+		if (channel_context(&ch, &context) < 0 ||
+		    rb_channel_map(m->fds[idx], &ctf_rb_client_large, &rb) < 0) {
+			free(context);	/* never published */
 			keys[slot] = 0;
 			continue;
 		}
 		/* the wake-up eventfd stays open for the mapping's life (tracer.c inv. 6) */
 		rb_channel_set_wakeup_fd(rb, m->fds[idx + 1]);
 		m->fds[idx + 1] = -1;
-		if (ust_tracer_attach_rb((unsigned)slot, rb, key) < 0)
+		if (ust_tracer_attach_rb((unsigned)slot, rb, key, context,
+					 blocking_allowed() ? blocking_us : 0) < 0)
 			keys[slot] = 0;
 	}
 	for (unsigned c = 0; c < APP_MAX_SLOTS; c++)
@@ -493,6 +537,8 @@ static int say_hello(int fd, enum app_role role)
 	proto_put_u64(&b, APP_A_PID, (uint64_t)my_pid);
 	proto_put_str(&b, APP_A_PROCNAME, procname);
 	proto_put_u64(&b, APP_A_BITS, sizeof(void *) * 8);
+	proto_put_u64(&b, APP_A_UID, getuid());	/* the ids trackers match */
+	proto_put_u64(&b, APP_A_GID, getgid());
 	r = proto_send(fd, &b, NULL, 0, REPLY_TIMEOUT_MS);
 	proto_builder_free(&b);
 	return r;
@@ -597,6 +643,7 @@ static int serve_daemon(void)
 		}
 		uint32_t seq = m.hdr.seq;
 
+		ust_context_refresh();	/* threads re-read their names, namespaces, ids */
 		apply_channels(&m, keys);
 		apply_rules(&m);
 		r = ask_missing_ids();
@@ -655,6 +702,7 @@ static void start_listener(void)
 
 static void after_fork_child(void)
 {
+	ust_context_after_fork();
 	/* the parent's connections and thread are not ours */
 	if (wake_fd >= 0)
 		close(wake_fd);

@@ -52,13 +52,19 @@ void ust_tracer_detach(unsigned channel);
 
 struct rb_channel;
 
+struct ust_context;
+
 /*
  * ust_tracer_attach_rb - make the ring-buffer channel rb (mapped from the
  * session daemon's shared memory, never unmapped: see tracer.c inv. 6) the
  * backend of tracer channel `channel`; key is the daemon's name for it
- * (< 2^48). Returns 0, -EINVAL, -ENOMEM.
+ * (< 2^48). context: the fields each record carries after its header
+ * (NULL: none; kept as long as the slot); blocking_us: how long a writer
+ * may wait for room (0 never, -1 for ever; tracer.c inv. 8).
+ * Returns 0, -EINVAL, -ENOMEM.
  */
-int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key);
+int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key,
+			 const struct ust_context *context, int64_t blocking_us);
 
 /* The key of the ring-buffer channel attached to `channel`, or 0. */
 uint64_t ust_tracer_slot_key(unsigned channel);

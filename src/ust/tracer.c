@@ -34,14 +34,31 @@
  *  6. Slots and the mappings they point to are never freed while the
  *     process runs (a probe may still be inside one when it is detached):
  *     detaching only unpublishes.
+ *  7. A slot with context fields (context-internal.h) reserves, after the
+ *     event header, one block aligned to PROTO_CTX_STRUCT_ALIGN: the
+ *     context fields, padding to the payload's alignment, the payload. A
+ *     payload aligned more than that would be counted as discarded there
+ *     (the session daemon describes no such type).
+ *  8. Blocking slots (a blocking timeout, and the application allowed it:
+ *     LTT_UST_ALLOW_BLOCKING or LTTNG_UST_ALLOW_BLOCKING): a writer that
+ *     finds the buffer full waits for room (rb_wait_room()) holding no
+ *     reservation and no lock, at most the timeout, re-checking every
+ *     WAIT_ROUND_NS that the slot is still attached; then it records, or
+ *     counts the record as discarded (rb_discard()): exact accounting
+ *     holds. It never waits while its own thread holds a reservation in a
+ *     blocking slot (a signal handler nested between reserve and commit:
+ *     the sub-buffer it waits for could never complete): blocking_depth.
  */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "context-internal.h"
 #include "ctf/ctf-rb-client.h"
+#include "proto/context-types.h"
 #include "recorder-internal.h"
 #include "registry-internal.h"
 #include "util/macros.h"
@@ -75,6 +92,8 @@ struct ust_slot {
 	struct ust_recorder *rec;
 	struct rb_channel *rb;
 	uint64_t key;		/* the daemon's name of the ring-buffer channel */
+	const struct ust_context *context;	/* its context fields, or NULL (inv. 7) */
+	int64_t blocking_us;	/* 0: never wait; -1: for ever; else at most (inv. 8) */
 };
 
 /* Channel c's backend, or NULL. Acquire/release: the slot's fields before
@@ -99,11 +118,14 @@ static int attach(unsigned channel, struct ust_slot *slot)
 	return 0;
 }
 
-int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key)
+int ust_tracer_attach_rb(unsigned channel, struct rb_channel *rb, uint64_t key,
+			 const struct ust_context *context, int64_t blocking_us)
 {
-	if (!rb)
+	if (!rb || blocking_us < -1)
 		return -EINVAL;
-	return attach(channel, &(struct ust_slot){ .kind = SLOT_RING_BUFFER, .rb = rb, .key = key });
+	return attach(channel, &(struct ust_slot){ .kind = SLOT_RING_BUFFER, .rb = rb, .key = key,
+						   .context = context,
+						   .blocking_us = blocking_us });
 }
 
 uint64_t ust_tracer_slot_key(unsigned channel)
@@ -224,6 +246,51 @@ static int recorder_reserve(struct ust_recorder *rec, struct ltt_ust_ctx *ctx,
 	return 0;
 }
 
+/* Reservations this thread holds in blocking slots (inv. 8). */
+static __thread unsigned blocking_depth __attribute__((tls_model("initial-exec")));
+
+/* Re-check period of a waiting writer (inv. 8). */
+#define WAIT_ROUND_NS (100 * 1000000ull)
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Reserves in a blocking slot, waiting for room at most its timeout
+ * (inv. 8). 0, or -ENOBUFS (counted).
+ */
+static int reserve_blocking(struct ust_slot *slot, unsigned c, size_t len, size_t align,
+			    struct rb_ctx *rc)
+{
+	uint64_t deadline = 0, now;
+	int r;
+
+	for (;;) {
+		r = rb_try_reserve(&ctf_rb_client_large, slot->rb, len, align, rc);
+		if (r != -EAGAIN)
+			return r < 0 ? -ENOBUFS : 0;	/* other errors: counted */
+		now = now_ns();
+		if (deadline == 0)	/* for ever: -1, or too far to tell apart */
+			deadline = slot->blocking_us < 0 ||
+						   (uint64_t)slot->blocking_us > (UINT64_MAX - now) / 1000u
+					   ? UINT64_MAX
+					   : now + (uint64_t)slot->blocking_us * 1000u;
+		/* Acquire: as the probe's load of the slot (a detached one waits no more). */
+		if (now >= deadline || blocking_depth ||
+		    atomic_load_explicit(&channels[c], memory_order_acquire) != slot) {
+			rb_discard(slot->rb, rc->cpu);
+			return -ENOBUFS;
+		}
+		rb_wait_room(slot->rb, rc->cpu,
+			     deadline - now < WAIT_ROUND_NS ? deadline - now : WAIT_ROUND_NS);
+	}
+}
+
 /* Reserves a CTF event in a ring-buffer slot; 0, or -ENOENT/-ENOBUFS. */
 static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx *ctx,
 			   size_t len, size_t align)
@@ -232,17 +299,38 @@ static int rb_slot_reserve(struct ust_slot *slot, unsigned c, struct ltt_ust_ctx
 	struct ust_event_ids *ids = __atomic_load_n(&ctx->desc->state->ids, __ATOMIC_ACQUIRE);
 	/* The reservation lives in the probe's scratch space until commit. */
 	struct rb_ctx *rc = (struct rb_ctx *)(void *)ctx->priv;
+	size_t context_len = 0;
 	uint64_t packed;
+	int r;
 
 	if (!ids)
 		return -ENOENT;
 	packed = __atomic_load_n(&ids->slot[c], __ATOMIC_ACQUIRE);
 	if (packed >> 16 != slot->key)
 		return -ENOENT;	/* no id yet in this channel (inv. 5) */
-	if (rb_reserve(&ctf_rb_client_large, slot->rb, len, align, rc) < 0)
+	if (slot->context) {
+		/* inv. 7: the context, then the payload at a fixed distance */
+		if (unlikely(align > PROTO_CTX_STRUCT_ALIGN)) {
+			rb_discard(slot->rb, rb_current_cpu(slot->rb));
+			return -ENOBUFS;
+		}
+		context_len = align_up(ust_context_size(slot->context), align);
+		len += context_len;
+		align = PROTO_CTX_STRUCT_ALIGN;
+	}
+	if (slot->blocking_us)
+		r = reserve_blocking(slot, c, len, align, rc);
+	else
+		r = rb_reserve(&ctf_rb_client_large, slot->rb, len, align, rc);
+	if (r < 0)
 		return -ENOBUFS;	/* counted by the ring buffer */
 	ctf_rb_write_header(rc, CTF_HEADER_LARGE, (uint32_t)(packed & 0xffff));
-	ctx->data = rc->payload;
+	if (slot->context)
+		ust_context_write(slot->context, rc->payload, rc->cpu,
+				  ctx->struct_size >= offsetof(struct ltt_ust_ctx, ip) + sizeof(ctx->ip)
+					  ? ctx->ip : NULL);
+	ctx->data = rc->payload + context_len;
+	blocking_depth += slot->blocking_us != 0;
 	return 0;
 }
 
@@ -251,7 +339,8 @@ LTT_EXPORT int ltt_ust_event_reserve(struct ltt_ust_ctx *ctx, size_t len, size_t
 	const struct ltt_event_desc *desc = ctx->desc;
 	uint64_t mask;
 
-	if (unlikely(ctx->struct_size < sizeof(*ctx) || !is_pow2(align)))
+	/* probes built before ip was appended pass the shorter struct */
+	if (unlikely(ctx->struct_size < offsetof(struct ltt_ust_ctx, ip) || !is_pow2(align)))
 		return -EINVAL;
 	if (ctx->cursor >= UST_MAX_CHANNELS)
 		return -ENOENT;
@@ -291,6 +380,7 @@ LTT_EXPORT void ltt_ust_event_commit(struct ltt_ust_ctx *ctx)
 
 	if (likely(slot->kind == SLOT_RING_BUFFER)) {
 		rb_commit(slot->rb, (const struct rb_ctx *)(const void *)ctx->priv);
+		blocking_depth -= slot->blocking_us != 0;
 		return;
 	}
 	struct ust_recorder *rec = slot->rec;

@@ -8,6 +8,7 @@ import struct
 import pytest
 
 COMMANDS = ["create", "destroy", "enable-channel", "enable-event", "disable-event",
+            "add-context", "track", "untrack",
             "start", "stop", "list", "status", "snapshot", "view", "analyze", "version",
             "help"]
 
@@ -58,8 +59,8 @@ def test_output_options(ltt_env, tmp_path):
      "power of two from 4 KiB to 64 MiB"),
     (["enable-channel", "-u", "-s", "s1", "--num-subbuf", "1", "c"], "power of two from 2"),
     (["enable-channel", "-k", "-s", "s1", "c"], "kernel domain is not available"),
-    (["enable-channel", "-u", "-s", "s1", "--blocking-timeout", "100", "c"],
-     "blocking channels are not available yet"),
+    (["enable-channel", "-u", "-s", "s1", "--overwrite", "--blocking-timeout", "100", "c"],
+     "a blocking timeout applies to user-space channels in discard mode"),
     (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "a > && b"],
      "Invalid filter expression (filter, column 5: expected an operand)"),
     (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "size + 1 > 2"],
@@ -75,7 +76,60 @@ def test_errors_are_one_clear_line(ltt_env, args, message):
     assert ltt_env.ltt("list", "s1").stdout == before   # nothing changed
 
 
+def no_pmu():
+    return not os.path.exists("/sys/bus/event_source/devices/cpu")
+
+
+@pytest.mark.parametrize("setup, args, message", [
+    ([], ["add-context", "-u", "-t", "vpid", "-t", "bogus"],
+     "unknown context type 'bogus'"),
+    ([], ["add-context", "-u", "-t", "vpid,prio"],
+     "Unknown context type ('prio' is recorded in the kernel domain only)"),
+    ([], ["add-context", "-u", "-t", "vtid", "-t", "vtid"],
+     "Context already added ('vtid' is given twice)"),
+    ([["add-context", "-u", "-t", "vpid"]], ["add-context", "-u", "-t", "procname,vpid"],
+     "Context already added (channel 'channel0' records 'vpid' already)"),
+    ([["enable-event", "-u", "app:*"], ["start"]], ["add-context", "-u", "-t", "vpid"],
+     "The session has been started already"),
+    ([["enable-event", "-u", "app:*"], ["start"], ["stop"]],
+     ["add-context", "-u", "-t", "vpid"], "The session has been started already"),
+    ([], ["add-context", "-u", "-c", "nochan", "-t", "vpid"], "Channel not found"),
+    ([], ["add-context", "-k", "-t", "pid"], "kernel contexts come with the kernel domain"),
+    pytest.param([], ["add-context", "-u", "-t", "perf:thread:cpu-cycles"],
+                 "perf:thread:cpu-cycles: no hardware performance counter on this machine",
+                 marks=pytest.mark.skipif(not no_pmu(), reason="this machine has a PMU")),
+    ([["track", "-u", "--vpid=12"]], ["track", "-u", "--vpid=13,12"],
+     "Already in the inclusion set (already tracked: 12)"),
+    ([], ["track", "-u", "--vpid=5,5"], "Already in the inclusion set (given twice: 5)"),
+    ([["track", "-u", "--vpid=12"]], ["untrack", "-u", "--vpid=12,14"],
+     "Not in the inclusion set (not tracked: 14)"),
+    ([], ["untrack", "-u", "--vpid=14"], "Not in the inclusion set (the set includes every"),
+    ([], ["track", "-u", "--uid=0"], "the user space domain tracks --vpid, --vuid and --vgid"),
+    ([], ["track", "-k", "--pid=1"], "kernel trackers come with the kernel domain"),
+    ([], ["untrack", "-k", "--all", "--gid"], "kernel trackers come with the kernel domain"),
+    ([], ["track", "-u", "--vuid=no-such-user"], "'no-such-user' is not a valid virtual user ID"),
+    ([], ["enable-channel", "-k", "--blocking-timeout", "10", "c"],
+     "kernel domain is not available"),
+])
+def test_rejections_leave_the_session_unchanged(ltt_env, setup, args, message):
+    ltt_env.ltt("create", "s1")
+    for cmd in setup:
+        ltt_env.ltt(*cmd)
+    before = ltt_env.ltt("list", "s1").stdout
+    p = ltt_env.ltt(*args, check=False)
+    assert p.returncode == 1
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], p.stderr
+    assert ltt_env.ltt("list", "s1").stdout == before
+
+
 @pytest.mark.parametrize("args", [
+    ["add-context", "-u"],                      # no type
+    ["add-context", "-t", "vpid"],              # no domain
+    ["add-context", "--list", "-t", "vpid"],
+    ["track", "-u"],                            # no attribute
+    ["track", "-u", "--all", "--vpid=3"],       # --all with values
+    ["untrack", "-u", "--vpid"],                # no values, no --all
     ["enable-event", "app:x"],                  # no domain
     ["enable-event", "-u", "-k", "app:x"],      # two domains
     ["enable-event", "-u", "--all", "app:x"],   # both --all and names
@@ -122,6 +176,35 @@ def test_channels_rules_and_listing(ltt_env):
     assert "[disabled]" in ltt_env.ltt("list", "s1").stdout.split("- chB:")[0]
     p = ltt_env.ltt("disable-event", "-u", "never:enabled", check=False)
     assert p.returncode == 1 and "Event rule not found" in p.stderr
+
+
+def test_contexts_and_trackers_listing(ltt_env):
+    ltt_env.ltt("create", "s1")
+    ltt_env.ltt("enable-channel", "-u", "chA,chB")
+    p = ltt_env.ltt("add-context", "-u", "-c", "chA", "-t", "vpid,perf:thread:task-clock")
+    assert p.stdout == ("ust context vpid added to channel chA\n"
+                        "ust context perf:thread:task-clock added to channel chA\n")
+    p = ltt_env.ltt("add-context", "-u", "-t", "procname")     # every channel of the domain
+    assert p.stdout == "ust context procname added to all channels\n"
+    p = ltt_env.ltt("track", "-u", "--vpid=7,3", "--vgid", "100")
+    assert p.stdout == ("Added 7 to the virtual process ID tracker inclusion set\n"
+                        "Added 3 to the virtual process ID tracker inclusion set\n"
+                        "Added 100 to the virtual group ID tracker inclusion set\n")
+    out = ltt_env.ltt("list", "s1").stdout
+    assert ("=== Domain: User space ===\n\n"
+            "Tracked process attributes\n"
+            "  Virtual process IDs:  3, 7\n"
+            "  Virtual user IDs:     all\n"
+            "  Virtual group IDs:    100\n\n"
+            "Channels:\n-------------\n- chA: [enabled]\n") in out
+    cha, chb = out[out.index("- chA:"):out.index("- chB:")], out[out.index("- chB:"):]
+    assert "    Context fields:\n      vpid\n      perf:thread:task-clock\n      procname\n" in cha
+    assert "    Context fields:\n      procname\n\n    Recording event rules:" in chb
+    p = ltt_env.ltt("untrack", "-u", "--all", "--vpid")
+    assert p.stdout == "Virtual process ID tracking policy set to `exclude all`\n"
+    assert "  Virtual process IDs:  none\n" in ltt_env.ltt("list", "s1").stdout
+    ltt_env.ltt("track", "-u", "--all", "--vpid", "--vgid")
+    assert "  Virtual process IDs:  all\n" in ltt_env.ltt("list", "s1").stdout
 
 
 def test_start_stop_and_channel_after_start(ltt_env):

@@ -3,6 +3,7 @@
 `ltt create`, the trace checked with babeltrace2."""
 import os
 import signal
+import time
 import subprocess
 from collections import Counter
 
@@ -252,3 +253,47 @@ def test_per_pid_buffers(ltt_env, procs, tmp_path):
     assert counts(out / "ust" / "uid")[0] == {"httpd:error": 5}   # 4 + 1, shared buffers
     _, err = babeltrace_text(out)
     assert err == ""
+
+
+def _holds(pid, needle):
+    """Whether process pid has a descriptor or a mapping whose target contains needle."""
+    fd_dir = f"/proc/{pid}/fd"
+    links = []
+    for fd in os.listdir(fd_dir):
+        try:
+            links.append(os.readlink(f"{fd_dir}/{fd}"))
+        except FileNotFoundError:
+            pass
+    with open(f"/proc/{pid}/maps") as f:
+        maps = f.read()
+    return any(needle in link for link in links) or needle in maps
+
+
+def test_per_pid_buffers_are_written_out_and_released_when_the_app_exits(ltt_env, procs,
+                                                                          tmp_path):
+    out = tmp_path / "s1"
+    ltt_env.ltt("create", "s1", "--output", str(out))
+    ltt_env.ltt("enable-channel", "-u", "--buffers-pid", "chp")
+    ltt_env.ltt("enable-event", "-u", "-c", "chp", "httpd:request_*")
+    ltt_env.ltt("enable-event", "-u", "httpd:error")         # channel0: per-UID, stays
+    ltt_env.ltt("start")
+    sessiond = ltt_env.sessiond_pid()
+    (consumer,) = [int(p) for p in os.listdir("/proc") if p.isdigit() and _ppid(int(p)) == sessiond]
+    run_app(ltt_env, procs, "30", "2")
+    (pid_dir,) = os.listdir(out / "ust" / "pid")
+    trace_dir = str(out / "ust" / "pid" / pid_dir)
+    # the daemons notice the exit: the channel's memory and files are released
+    deadline = time.monotonic() + 30
+    while any(_holds(p, "memfd:ltt-chp") or _holds(p, trace_dir) for p in (sessiond, consumer)):
+        assert time.monotonic() < deadline, "the exited application's buffers are still held"
+        time.sleep(0.01)
+    assert _holds(consumer, "memfd:ltt-channel0")    # the session's own buffers are not
+    # the session still records; the application's trace is complete already
+    assert counts(trace_dir)[0] == {"httpd:request_start": 60, "httpd:request_end": 60}
+    _, err = babeltrace_text(trace_dir)
+    assert err == ""
+    index = os.listdir(os.path.join(trace_dir, "index"))
+    assert sorted(index) == sorted(f + ".idx" for f in os.listdir(trace_dir)
+                                   if f.startswith("chp_"))
+    ltt_env.ltt("stop")
+    assert counts(out / "ust" / "uid")[0] == {"httpd:error": 6}

@@ -12,9 +12,9 @@
  *                 recording, and the daemon answers APP_EVENT_ID (after the
  *                 event's class is in the trace's metadata).
  *
- *   APP_HELLO           ROLE PID PROCNAME BITS                   (uid: SO_PEERCRED)
+ *   APP_HELLO           ROLE PID PROCNAME BITS [UID GID]         (uid: SO_PEERCRED)
  *   APP_STATE           CHANNEL* RULE*    fds: per CHANNEL, its shm then its wake-up eventfd
- *     CHANNEL nest:     SLOT KEY FD_INDEX
+ *     CHANNEL nest:     SLOT KEY FD_INDEX CONTEXT* [BLOCKING_TIMEOUT]
  *     RULE nest:        SLOT PATTERN LOGLEVEL_MATCH LOGLEVEL EXCLUSION* [FILTER]
  *   APP_ACK             STATUS
  *   APP_EVENT_REGISTER  SLOT NAME LOGLEVEL [EMF_URI] FIELD*
@@ -25,7 +25,13 @@
  *
  * A slot is the application's channel number (0..63, the bit of the
  * tracepoint registry's channel masks); KEY names the daemon's channel, so
- * that a state push keeps the mappings it already has.
+ * that a state push keeps the mappings it already has. PID, UID and GID
+ * of the hello are the application's as it sees them (getpid(), getuid(),
+ * getgid(): the vpid, vuid and vgid that trackers match). A channel's
+ * CONTEXTs are the context fields its records carry after the event header,
+ * in order (indexes of proto/context-types.h); BLOCKING_TIMEOUT (µs, -1:
+ * for ever) is how long a writer may wait for room, if the application
+ * allows it.
  */
 #ifndef LTT_APP_PROTOCOL_H
 #define LTT_APP_PROTOCOL_H
@@ -88,6 +94,10 @@ enum app_attr_id {
 	APP_A_START,		/* u64 */
 	APP_A_END,		/* u64 */
 	APP_A_EVENT,		/* nest: NAME LOGLEVEL */
+	APP_A_UID,		/* u64 */
+	APP_A_GID,		/* u64 */
+	APP_A_CONTEXT,		/* u64, repeated: a context type's index */
+	APP_A_BLOCKING_TIMEOUT,	/* i64 µs */
 };
 
 #endif /* LTT_APP_PROTOCOL_H */

@@ -17,12 +17,16 @@
  *   EVENT_DISABLE         SESSION DOMAIN [CHANNEL] PATTERN [ALL]  COUNT
  *   LIST_TRACEPOINTS      DOMAIN                              APP_DESC*
  *   SNAPSHOT_RECORD       SESSION [NAME]                      OUTPUT (the snapshot's directory)
+ *   CONTEXT_ADD           SESSION DOMAIN [CHANNEL] CONTEXT+ (type names, all or none)
+ *   TRACK / UNTRACK       SESSION DOMAIN PROCESS_ATTR VALUE* (none: --all)
  *
  *   APP_DESC      nest: PID PROCNAME TRACEPOINT_DESC*
  *   TRACEPOINT_DESC nest: PATTERN (the name) LOGLEVEL
  *
- *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] CHANNEL_DESC*
- *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> RULE_DESC*
+ *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] CHANNEL_DESC* TRACKER_DESC*
+ *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> CONTEXT* RULE_DESC*
+ *   TRACKER_DESC  nest: DOMAIN PROCESS_ATTR (ALL | VALUE*): only the trackers
+ *                 that do not include all values
  *   RULE_DESC     nest: <rule attributes> ENABLED
  */
 #ifndef LTT_CTL_PROTOCOL_H
@@ -45,6 +49,9 @@ enum ctl_msg_type {
 	CTL_EVENT_DISABLE,
 	CTL_LIST_TRACEPOINTS,
 	CTL_SNAPSHOT_RECORD,
+	CTL_CONTEXT_ADD,
+	CTL_TRACK,
+	CTL_UNTRACK,
 	CTL_MSG_TYPE_END,
 };
 
@@ -82,6 +89,10 @@ enum ctl_attr_id {
 	CTL_A_TRACEPOINT_DESC,	/* nest */
 	CTL_A_SNAPSHOT,		/* u64 0/1 */
 	CTL_A_NAME,		/* str */
+	CTL_A_CONTEXT,		/* str, repeated: a context type's name */
+	CTL_A_PROCESS_ATTR,	/* u64 enum ltt_process_attr */
+	CTL_A_VALUE,		/* i64, repeated: a tracker value */
+	CTL_A_TRACKER_DESC,	/* nest */
 };
 
 /* Appends the attributes of a channel's settings. */

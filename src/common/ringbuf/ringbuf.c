@@ -443,8 +443,17 @@ static int rb_make_room(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_
 		struct rb_subbuf_ctl *sb;
 		uint64_t w, n;
 
-		if (nb + S - c <= bufsize)
+		if (nb + S - c <= bufsize) {
+			/* Acquire: the slot's previous cycle is complete (released
+			 * by the consumer, or never used); this pairs with the
+			 * release commits of its writers, so that their stores
+			 * into the slot happen before ours also in the view of
+			 * one process: the consumer that orders them through
+			 * `consumed` is another process, invisible to
+			 * ThreadSanitizer. One load per sub-buffer opened. */
+			(void)rb_commit_read(&buf->sb[rb_subbuf_index(chan, nb)]);
 			return 0;
+		}
 		if (chan->g.mode == RB_MODE_DISCARD)
 			return -ENOBUFS;
 		/* I1: c == nb - (N-1)*S is the oldest sub-buffer. Acquire (in
@@ -671,8 +680,13 @@ static uint64_t rb_clock_of(const struct rb_client *cl, const struct rb_channel 
 	return cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
 }
 
-int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
-		    size_t len, size_t align, struct rb_ctx *ctx)
+/*
+ * The reservation on CPU buffer cpu of an atomic channel. count_full false:
+ * a full buffer returns -EAGAIN uncounted, with ctx->cpu naming it
+ * (rb_try_reserve()).
+ */
+static int reserve_atomic(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+			  size_t len, size_t align, struct rb_ctx *ctx, bool count_full)
 {
 	struct rb_cpu_ctl *buf;
 	struct rb_pair cur;
@@ -693,6 +707,10 @@ int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigne
 		if (ts < cur.ts)
 			ts = cur.ts;	/* I3 */
 		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
+		if (r == -ENOBUFS && !count_full) {
+			ctx->cpu = cpu;
+			return -EAGAIN;
+		}
 		if (r < 0)
 			return rb_count_discard(buf, r);
 		/* Full barrier (I2); on failure cur is the pair that won. */
@@ -704,9 +722,17 @@ int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigne
 	return 0;
 }
 
+int rb_reserve_slow(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		    size_t len, size_t align, struct rb_ctx *ctx)
+{
+	return reserve_atomic(cl, chan, cpu, len, align, ctx, true);
+}
+
 #ifdef RB_HAVE_RSEQ
-int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
-			 size_t align, struct rb_ctx *ctx)
+/* The reservation on the caller's CPU of an rseq channel; count_full as in
+ * reserve_atomic(). */
+static int reserve_rseq(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			size_t align, struct rb_ctx *ctx, bool count_full)
 {
 	struct rseq *rs = rb_rseq_area();
 	struct rb_cpu_ctl *buf;
@@ -734,6 +760,10 @@ int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, si
 		if (ts < cur.ts)
 			ts = cur.ts;
 		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
+		if (r == -ENOBUFS && !count_full) {
+			ctx->cpu = cpu;
+			return -EAGAIN;
+		}
 		if (r < 0)
 			return rb_count_discard(buf, r);
 		/* I7: stored by a sequence on CPU cpu that found write_pos
@@ -747,13 +777,33 @@ int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, si
 	return 0;
 }
 #else
-int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
-			 size_t align, struct rb_ctx *ctx)
+static int reserve_rseq(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			size_t align, struct rb_ctx *ctx, bool count_full)
 {
-	(void)cl, (void)len, (void)align, (void)ctx;
+	(void)cl, (void)len, (void)align, (void)ctx, (void)count_full;
 	return rb_refuse(chan, -EOPNOTSUPP);
 }
 #endif
+
+int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+			 size_t align, struct rb_ctx *ctx)
+{
+	return reserve_rseq(cl, chan, len, align, ctx, true);
+}
+
+int rb_try_reserve(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+		   size_t align, struct rb_ctx *ctx)
+{
+	if (chan->g.sync == RB_SYNC_ATOMIC)
+		return reserve_atomic(cl, chan, rb_current_cpu(chan), len, align, ctx, false);
+	return reserve_rseq(cl, chan, len, align, ctx, false);
+}
+
+void rb_discard(struct rb_channel *chan, unsigned cpu)
+{
+	if (cpu < chan->g.nr_cpus)
+		rb_count_discard(rb_cpu(chan, cpu), 0);
+}
 
 /* ---- consumer ---- */
 
@@ -989,6 +1039,7 @@ static int rb_release(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_t 
 		 * reuse the slot; pairs with the acquire in rb_make_room(). */
 		atomic_store_explicit(&buf->consumed, c + chan->g.subbuf_size,
 				      memory_order_release);
+		rb_wake_writers(buf);
 		return 0;
 	}
 	/* Overwrite: writers may have pushed us (then they counted it lost,

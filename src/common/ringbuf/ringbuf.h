@@ -204,7 +204,12 @@ struct rb_cpu_ctl {
 	_Atomic uint64_t records_lost;	/* overwrite: records in them */
 	_Atomic uint64_t subbufs_corrupt; /* skipped: never fully committed */
 	_Atomic uint64_t records_corrupt; /* committed records in those */
-	uint64_t pad1[3];
+	/* Writers sleeping in rb_wait_room() for this buffer (blocking
+	 * channels); the consumer wakes them when it releases a sub-buffer
+	 * (Dekker pair: see rb_wait_room()). */
+	_Atomic uint32_t writers_waiting;
+	uint32_t pad2;
+	uint64_t pad1[2];
 	struct rb_subbuf_ctl sb[];
 };
 
@@ -561,6 +566,8 @@ int rb_reserve_rseq_slow(const struct rb_client *cl, struct rb_channel *chan, si
 			 size_t align, struct rb_ctx *ctx);
 int rb_refuse(struct rb_channel *chan, int err);
 void rb_deliver_slow(struct rb_channel *chan, struct rb_cpu_ctl *buf);
+/* Wakes the writers waiting for room in buf (consumer, after a release). */
+void rb_wake_writers(struct rb_cpu_ctl *buf);
 
 static inline void rb_ctx_fill(struct rb_channel *chan, unsigned cpu, struct rb_cpu_ctl *buf,
 			       uint64_t start, uint64_t end, size_t len, uint64_t ts,
@@ -687,6 +694,43 @@ rb_reserve(const struct rb_client *cl, struct rb_channel *chan, size_t len, size
 	return rb_refuse(chan, -EOPNOTSUPP);
 #endif
 }
+
+/*
+ * Blocking writers (channels with a blocking timeout, discard mode): a
+ * writer that may wait for room instead of dropping its record calls
+ * rb_try_reserve(), which is rb_reserve() except that a full buffer is not
+ * counted: it returns -EAGAIN. The writer then waits with rb_wait_room()
+ * (holding nothing: no reservation, no lock) and tries again, or gives up
+ * and counts the record with rb_discard(), so that every record is still
+ * either committed or counted once (exact accounting).
+ */
+
+/*
+ * rb_try_reserve - as rb_reserve(), out of line, but -EAGAIN (not counted)
+ * when the buffer of the CPU the caller runs on has no room (the consumer is
+ * behind); ctx->cpu then names that CPU, for rb_wait_room() and
+ * rb_discard(). Other errors are counted as rb_reserve() counts them.
+ * Context: writer.
+ */
+int rb_try_reserve(const struct rb_client *cl, struct rb_channel *chan, size_t len,
+		   size_t align, struct rb_ctx *ctx);
+
+/*
+ * rb_wait_room - sleeps until the consumer released a sub-buffer of CPU
+ * buffer cpu, or timeout_ns passed, or at once if there is room now.
+ * Context: a writer holding no reservation; not in the consumer. A futex
+ * wait on the buffer's consumed position (shared between processes), woken
+ * by rb_wake_writers(); a spurious or early return is harmless (the caller
+ * tries again). Returns 0 (woken or room), -ETIMEDOUT, -EINVAL.
+ */
+int rb_wait_room(struct rb_channel *chan, unsigned cpu, uint64_t timeout_ns);
+
+/*
+ * rb_discard - counts one record dropped by a writer (after rb_try_reserve()
+ * said -EAGAIN and it gave up), in CPU buffer cpu's discarded counter.
+ * Context: writer.
+ */
+void rb_discard(struct rb_channel *chan, unsigned cpu);
 
 /*
  * rb_commit - publishes a reserved slot.

@@ -47,6 +47,7 @@ struct writer_arg {
 	uint64_t refused;
 	bool fake_clock_jumps;
 	bool rseq;		/* own CPU's buffer, hopping between CPUs */
+	int64_t wait_ns;	/* blocking writer: 0 no, -1 for ever, else its timeout */
 };
 
 static _Atomic unsigned writers_done;
@@ -102,6 +103,38 @@ static void write_records_rseq(struct writer_arg *a)
 	atomic_fetch_add_explicit(&writers_done, 1, memory_order_release);
 }
 
+/*
+ * One record of a blocking writer (as the tracer's blocking channels do), on
+ * the buffer of the CPU it runs on:
+ * waits for room at most a->wait_ns (-1: for ever, each wait longer than a
+ * test case may last, so that a lost wake-up fails the case), then gives up
+ * and counts it. 0 or -ENOBUFS.
+ */
+static int emit_blocking(struct writer_arg *a, uint32_t seq, uint32_t len, uint64_t r)
+{
+	uint64_t deadline = a->wait_ns < 0 ? UINT64_MAX : rb_clock_monotonic() + (uint64_t)a->wait_ns;
+
+	for (;;) {
+		struct rb_ctx ctx;
+		uint64_t now;
+		int ret = rb_try_reserve(a->client, a->chan, sizeof(struct tc_payload) + len, 8, &ctx);
+
+		if (ret == 0) {
+			tc_write(&ctx, 1, a->id, seq, len, r);
+			rb_commit(a->chan, &ctx);
+			return 0;
+		}
+		if (ret != -EAGAIN)
+			return ret;
+		now = rb_clock_monotonic();
+		if (now >= deadline) {
+			rb_discard(a->chan, ctx.cpu);
+			return -ENOBUFS;
+		}
+		rb_wait_room(a->chan, ctx.cpu, a->wait_ns < 0 ? 600 * 1000000000ull : deadline - now);
+	}
+}
+
 static void write_records(struct writer_arg *a)
 {
 	uint64_t s = a->seed | 1;
@@ -118,7 +151,9 @@ static void write_records(struct writer_arg *a)
 
 		if (a->fake_clock_jumps)	/* sometimes a gap that needs the escape */
 			tc_clock_step_tls = ((r >> 20) % 64) == 0 ? (1ull << 27) + (r >> 40) : 1;
-		if (a->client == &tc_client_fake)
+		if (a->wait_ns)
+			ret = emit_blocking(a, i, len, r);
+		else if (a->client == &tc_client_fake)
 			ret = TC_EMIT(&tc_client_fake, a->chan, cpu, a->id, i, len, r);
 		else
 			ret = TC_EMIT(&tc_client_chan, a->chan, cpu, a->id, i, len, r);
@@ -144,6 +179,7 @@ struct consumer_arg {
 	struct tc_verifier *v;
 	_Atomic int stop;
 	int failed;
+	unsigned nap_us;	/* a slow consumer: sleeps this long between drains */
 };
 
 static void *consumer_thread(void *p)
@@ -164,7 +200,9 @@ static void *consumer_thread(void *p)
 		if ((++tick & 63) == 0)
 			for (unsigned cpu = 0; cpu < c->chan->g.nr_cpus; cpu++)
 				ASSERT_TRUE(rb_flush(c->chan, cpu, 0) >= 0);
-		if (n == 0)
+		if (c->nap_us)
+			usleep(c->nap_us);
+		else if (n == 0)
 			sched_yield();
 	}
 	return NULL;
@@ -210,6 +248,36 @@ static void check_accounting(struct rb_channel *chan, struct tc_verifier *v,
 	       (unsigned long long)v->escapes);
 }
 
+/*
+ * Runs the writers wa[0..T) (threads) while a consumer thread drains (napping
+ * nap_us between drains, 0: none), then drains the rest and checks the
+ * exact accounting; v is initialized here, for T writers of M records.
+ */
+static void run_with_consumer(struct rb_channel *chan, struct writer_arg *wa, unsigned T,
+			      uint32_t M, unsigned nap_us, struct tc_verifier *v)
+{
+	pthread_t wt[8], ct;
+	struct consumer_arg ca = { .chan = chan, .v = v, .nap_us = nap_us };
+	uint64_t refused[8];
+
+	ASSERT_LE_INT(T, 8);
+	tc_verifier_init(v, T, chan->g.nr_cpus, M);
+	ASSERT_EQ_INT(pthread_create(&ct, NULL, consumer_thread, &ca), 0);
+	for (unsigned i = 0; i < T; i++)
+		ASSERT_EQ_INT(pthread_create(&wt[i], NULL, writer_thread, &wa[i]), 0);
+	for (unsigned i = 0; i < T; i++)
+		pthread_join(wt[i], NULL);
+	atomic_store_explicit(&ca.stop, 1, memory_order_release);
+	pthread_join(ct, NULL);
+	if (ca.failed)
+		test_fail(__FILE__, __LINE__, "consumer: %s", v->err);
+	if (tc_final_drain(chan, v, 1) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v->err);
+	for (unsigned i = 0; i < T; i++)
+		refused[i] = wa[i].refused;
+	check_accounting(chan, v, refused, T, M);
+}
+
 /* T writer threads and a consumer thread draining (and flushing) meanwhile. */
 static void run_threads(struct rb_channel *chan, bool rseq, bool fake_clock)
 {
@@ -217,30 +285,13 @@ static void run_threads(struct rb_channel *chan, bool rseq, bool fake_clock)
 	const uint32_t M = UNDER_TSAN ? 15000 : 60000;
 	const struct rb_client *cl = fake_clock ? &tc_client_fake : &tc_client_chan;
 	struct writer_arg wa[T];
-	pthread_t wt[T], ct;
 	struct tc_verifier v;
-	struct consumer_arg ca = { .chan = chan, .v = &v };
-	uint64_t refused[T];
 
-	tc_verifier_init(&v, T, chan->g.nr_cpus, M);
-	ASSERT_EQ_INT(pthread_create(&ct, NULL, consumer_thread, &ca), 0);
-	for (unsigned i = 0; i < T; i++) {
+	for (unsigned i = 0; i < T; i++)
 		wa[i] = (struct writer_arg){ .chan = chan, .client = cl, .id = i, .count = M,
 					     .seed = 0x9e3779b97f4a7c15ull * (i + 1 + test_repetition * T),
 					     .fake_clock_jumps = fake_clock, .rseq = rseq };
-		ASSERT_EQ_INT(pthread_create(&wt[i], NULL, writer_thread, &wa[i]), 0);
-	}
-	for (unsigned i = 0; i < T; i++)
-		pthread_join(wt[i], NULL);
-	atomic_store_explicit(&ca.stop, 1, memory_order_release);
-	pthread_join(ct, NULL);
-	if (ca.failed)
-		test_fail(__FILE__, __LINE__, "consumer: %s", v.err);
-	if (tc_final_drain(chan, &v, 1) < 0)
-		test_fail(__FILE__, __LINE__, "%s", v.err);
-	for (unsigned i = 0; i < T; i++)
-		refused[i] = wa[i].refused;
-	check_accounting(chan, &v, refused, T, M);
+	run_with_consumer(chan, wa, T, M, 0, &v);
 	if (fake_clock)
 		ASSERT_GT_INT(v.escapes, 0);
 	ASSERT_GT_INT(v.compact, 0);
@@ -269,6 +320,82 @@ TEST(rseq_threads_hopping_cpus_with_concurrent_consumer)
 	chan = tc_make_rseq(4 * KIB, 4);
 	ASSERT_NOT_NULL(chan);
 	run_threads(chan, true, false);
+	rb_channel_free(chan);
+}
+
+/* Blocking writers against a consumer slower than them (tracer.c inv. 8). */
+static void blocking_run(int64_t wait_ns, unsigned nap_us, uint64_t *ret_discarded)
+{
+	enum { T = 3 };
+	const uint32_t M = UNDER_TSAN ? 4000 : 20000;
+	struct rb_channel *chan = make(4 * KIB, 2, RB_MODE_DISCARD, &tc_client_chan);
+	struct writer_arg wa[T];
+	struct tc_verifier v;
+
+	for (unsigned i = 0; i < T; i++)
+		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_chan, .id = i,
+					     .count = M, .seed = 0x7f4a7c15ull * (i + 5 + test_repetition),
+					     .wait_ns = wait_ns };
+	run_with_consumer(chan, wa, T, M, nap_us, &v);
+	*ret_discarded = (uint64_t)T * M - v.total;
+	tc_verifier_free(&v);
+	rb_channel_free(chan);
+}
+
+TEST(blocking_writers_lose_nothing)
+{
+	uint64_t discarded;
+
+	/* two sub-buffers, a consumer that naps: writers wait most of the time */
+	blocking_run(-1, 200, &discarded);
+	ASSERT_EQ_U64(discarded, 0);
+}
+
+TEST(blocking_writers_count_what_they_give_up)
+{
+	uint64_t discarded;
+
+	/* waits of 50 us against naps of 5 ms: many records given up, each counted */
+	blocking_run(50000, 5000, &discarded);
+	ASSERT_GT_INT(discarded, 0);
+}
+
+TEST(blocked_writer_process_is_woken_by_the_consumer)
+{
+	const uint32_t M = UNDER_TSAN ? 4000 : 20000;
+	struct rb_channel *chan = make(4 * KIB, 2, RB_MODE_DISCARD, &tc_client_chan);
+	pid_t parent = getpid(), pid;
+	struct tc_verifier v;
+	uint64_t refused = 0;
+	int status;
+
+	tc_verifier_init(&v, 1, chan->g.nr_cpus, M);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		struct rb_channel *w = NULL;
+		struct writer_arg a = { .client = &tc_client_chan, .count = M, .seed = 99,
+					.wait_ns = -1 };
+
+		die_with_parent(parent);
+		if (rb_channel_map(rb_channel_fd(chan), &tc_client_chan, &w) < 0)
+			_exit(3);
+		a.chan = w;
+		write_records(&a);	/* each wait outlasts the case: only a wake-up ends it */
+		_exit(a.refused == 0 ? 0 : 4);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (tc_drain(chan, &v, 1) < 0) {
+			kill(pid, SIGKILL);
+			test_fail(__FILE__, __LINE__, "%s", v.err);
+		}
+		usleep(100);
+	}
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (tc_final_drain(chan, &v, 1) < 0)
+		test_fail(__FILE__, __LINE__, "%s", v.err);
+	check_accounting(chan, &v, &refused, 1, M);
+	tc_verifier_free(&v);
 	rb_channel_free(chan);
 }
 
