@@ -814,6 +814,14 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 		int (*fn)(const struct rb_packet *pkt, void *arg), void *arg,
 		uint64_t *ret_overwritten, uint64_t *ret_incomplete)
 {
+	return rb_snapshot_newest(chan, cpu, 0, scratch, fn, arg, ret_overwritten,
+				  ret_incomplete);
+}
+
+int rb_snapshot_newest(struct rb_channel *chan, unsigned cpu, uint64_t max_subbufs,
+		       void *scratch, int (*fn)(const struct rb_packet *pkt, void *arg),
+		       void *arg, uint64_t *ret_overwritten, uint64_t *ret_incomplete)
+{
 	const uint64_t S = chan->g.subbuf_size;
 	const uint64_t bufsize = S << chan->num_order;
 	uint64_t w, c, lo, wb, overwritten = 0, incomplete = 0, last_d = 0;
@@ -833,6 +841,8 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 	lo = wb >= bufsize ? wb - bufsize : 0;
 	if (lo < c)
 		lo = c;
+	if (max_subbufs && (wb - lo) / S > max_subbufs)
+		lo = wb - max_subbufs * S;
 	for (uint64_t p = lo; p < wb; p += S) {
 		struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, p)];
 		struct rb_packet pkt;

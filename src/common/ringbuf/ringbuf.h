@@ -583,4 +583,12 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 		int (*fn)(const struct rb_packet *pkt, void *arg), void *arg,
 		uint64_t *ret_overwritten, uint64_t *ret_incomplete);
 
+/*
+ * rb_snapshot_newest - rb_snapshot() of the newest max_subbufs sub-buffers
+ * at most (0: all); the older ones are left out (a snapshot's size limit).
+ */
+int rb_snapshot_newest(struct rb_channel *chan, unsigned cpu, uint64_t max_subbufs,
+		       void *scratch, int (*fn)(const struct rb_packet *pkt, void *arg),
+		       void *arg, uint64_t *ret_overwritten, uint64_t *ret_incomplete);
+
 #endif /* LTT_RINGBUF_H */
