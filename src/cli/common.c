@@ -155,6 +155,34 @@ void cli_clear_current_session(const char *name)
 		unlink(path);
 }
 
+int cli_output_path(const char *arg, char *buf, size_t size)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (strncmp(arg, "file://", 7) == 0)
+		arg += 7;
+	else if (strstr(arg, "://")) {
+		cli_error("%s: network outputs are not supported: give a local path", arg);
+		return 1;
+	}
+	if (!*arg) {
+		cli_error("an output path is empty");
+		return 1;
+	}
+	if (arg[0] == '/')
+		n = snprintf(buf, size, "%s", arg);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, size, "%s/%s", cwd, arg);
+	else
+		n = -1;
+	if (n < 0 || (size_t)n >= size) {
+		cli_error("output path too long: %s", arg);
+		return 1;
+	}
+	return 0;
+}
+
 /* Parses an unsigned number followed by a unit from units[] (NULL-terminated). */
 static int parse_with_units(const char *s, const char *const *units, const uint64_t *scale,
 			    uint64_t *ret)

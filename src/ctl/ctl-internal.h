@@ -25,4 +25,17 @@ int ctl_request(struct ltt_ctl *ctl, struct proto_builder *b, struct proto_msg *
 /* Starts a request of the given type with a fresh sequence number. */
 void ctl_begin(struct ltt_ctl *ctl, struct proto_builder *b, enum ctl_msg_type type);
 
+/* Sends a request whose reply carries nothing but its status. */
+int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b);
+
+/* A request naming one session (name NULL: -EINVAL) and nothing else. */
+int ctl_session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name);
+
+/*
+ * Sends a request and copies the reply's string attribute id into *ret
+ * (may be NULL; free() it): absent when required gives -LTT_ERR_PROTOCOL.
+ */
+int ctl_request_str(struct ltt_ctl *ctl, struct proto_builder *b, uint16_t id, bool required,
+		    char **ret);
+
 #endif /* LTT_CTL_INTERNAL_H */

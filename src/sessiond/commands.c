@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 
 #include "app.h"
+#include "chunk.h"
+#include "snapshot.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -100,6 +103,7 @@ static int session_create(struct request *rq)
 
 static int session_destroy(struct request *rq)
 {
+	char archive[PATH_MAX];
 	struct reg_session *s;
 	int r = target_session(rq, &s);
 
@@ -107,7 +111,32 @@ static int session_destroy(struct request *rq)
 		return r;
 	/* stop first: what was recorded reaches the trace files */
 	ust_session_free(s, consumer);
+	if (chunk_session_destroyed(s, archive, sizeof(archive)) == 0 && archive[0])
+		proto_put_str(rq->reply, CTL_A_OUTPUT, archive);
 	return registry_session_destroy(rq->reg, s->name, &rq->detail);
+}
+
+int commands_session_start(struct registry *reg, struct reg_session *s, const char **detail)
+{
+	int r;
+
+	if (s->active)
+		return -LTT_ERR_ALREADY_STARTED;
+	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
+		*detail = s->output;
+		return -LTT_ERR_NO_OUTPUT;
+	}
+	if (!commands_consumer(detail))
+		return -ECHILD;
+	r = chunk_session_starting(s, consumer, detail);
+	if (r == 0)
+		r = ust_session_start(s, consumer, detail);
+	if (r == 0)
+		r = apps_attach_session(reg, s, detail);
+	if (r < 0)
+		return consumer_failed(r, detail);
+	s->active = true;
+	return 0;
 }
 
 static int session_start(struct request *rq)
@@ -115,23 +144,7 @@ static int session_start(struct request *rq)
 	struct reg_session *s;
 	int r = target_session(rq, &s);
 
-	if (r < 0)
-		return r;
-	if (s->active)
-		return -LTT_ERR_ALREADY_STARTED;
-	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
-		rq->detail = s->output;
-		return -LTT_ERR_NO_OUTPUT;
-	}
-	if (!commands_consumer(&rq->detail))
-		return -ECHILD;
-	r = ust_session_start(s, consumer, &rq->detail);
-	if (r == 0)
-		r = apps_attach_session(rq->reg, s, &rq->detail);
-	if (r < 0)
-		return consumer_failed(r, &rq->detail);
-	s->active = true;
-	return 0;
+	return r < 0 ? r : commands_session_start(rq->reg, s, &rq->detail);
 }
 
 static int session_stop(struct request *rq)
@@ -146,6 +159,7 @@ static int session_stop(struct request *rq)
 	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = false;
+	chunk_session_stopped(s);
 	return 0;
 }
 
@@ -156,6 +170,10 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 	proto_put_str(b, CTL_A_OUTPUT, s->output);
 	proto_put_u64(b, CTL_A_ACTIVE, s->active);
 	proto_put_u64(b, CTL_A_SNAPSHOT, s->snapshot);
+	if (s->rotation.timer_us)
+		proto_put_u64(b, CTL_A_ROTATE_TIMER, s->rotation.timer_us);
+	if (s->rotation.size)
+		proto_put_u64(b, CTL_A_ROTATE_SIZE, s->rotation.size);
 	for (size_t i = 0; deep && i < s->n_channels; i++) {
 		const struct reg_channel *c = &s->channels[i];
 
@@ -272,41 +290,157 @@ static int list_tracepoints(struct request *rq)
 	return 0;
 }
 
-static int snapshot_record(struct request *rq)
+static int snapshot_record_request(struct request *rq)
 {
-	static char dir[4096];
-	const char *name = "snapshot";
+	static char dir[PATH_MAX];	/* the daemon is single-threaded */
+	struct snapshot_request sr = { 0 };
 	struct reg_session *s;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	int r = target_session(rq, &s);
 
 	if (r < 0)
 		return r;
-	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG)
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &sr.name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &sr.path) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_MAX_SIZE, &sr.max_size) == -EBADMSG)
 		return -EBADMSG;
-	if (!s->snapshot)
-		return -LTT_ERR_NOT_SNAPSHOT;
-	if (!registry_valid_name(name)) {
-		rq->detail = "a snapshot name is made of A-Z a-z 0-9 _ . -";
-		return -LTT_ERR_INVALID_NAME;
-	}
-	if (!s->n_ust || !consumer) {
-		rq->detail = "nothing was recorded yet: start the session first";
-		return -LTT_ERR_INVALID_ATTR;
-	}
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if (snprintf(dir, sizeof(dir), "%s/%s-%s-%u", s->output, name, stamp, s->snapshots) >=
-	    (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	r = ust_session_snapshot(s, consumer, dir, &rq->detail);
+	r = snapshot_record(s, consumer, &sr, dir, sizeof(dir), &rq->detail);
 	if (r < 0)
 		return consumer_failed(r, &rq->detail);
-	s->snapshots++;
 	proto_put_str(rq->reply, CTL_A_OUTPUT, dir);
 	return 0;
+}
+
+static int snapshot_add_output(struct request *rq)
+{
+	const struct reg_snapshot_output *o;
+	const char *name = NULL, *path;
+	uint64_t max_size = 0;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &path) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_MAX_SIZE, &max_size) == -EBADMSG)
+		return -EBADMSG;
+	r = registry_snapshot_output_add(s, name, path, max_size, &o, &rq->detail);
+	if (r == 0)
+		proto_put_u64(rq->reply, CTL_A_ID, o->id);
+	return r;
+}
+
+static int snapshot_del_output(struct request *rq)
+{
+	const char *name = NULL;
+	uint64_t id = 0;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_ID, &id) == -EBADMSG || (!name && !id) ||
+	    id > UINT32_MAX)
+		return -EBADMSG;
+	return registry_snapshot_output_del(s, (uint32_t)id, name, &rq->detail);
+}
+
+static int snapshot_list_outputs(struct request *rq)
+{
+	const struct reg_snapshot_output *o;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->snapshot)
+		return -LTT_ERR_NOT_SNAPSHOT;
+	if ((o = s->snapshot_output)) {
+		proto_nest_begin(rq->reply, CTL_A_SNAPSHOT_OUTPUT_DESC);
+		proto_put_u64(rq->reply, CTL_A_ID, o->id);
+		proto_put_str(rq->reply, CTL_A_NAME, o->name);
+		proto_put_str(rq->reply, CTL_A_OUTPUT, o->path);
+		proto_put_u64(rq->reply, CTL_A_MAX_SIZE, o->max_size);
+		proto_nest_end(rq->reply);
+	}
+	return 0;
+}
+
+static int rotate(struct request *rq)
+{
+	static char archive[PATH_MAX];	/* the daemon is single-threaded */
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	r = chunk_rotate(s, consumer, archive, sizeof(archive), &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
+	proto_put_str(rq->reply, CTL_A_OUTPUT, archive);
+	return 0;
+}
+
+/* Reads the ROTATE_TIMER and ROTATE_SIZE of a schedule request. */
+static int schedule_attrs(struct request *rq, struct reg_session **s, uint64_t *timer,
+			  uint64_t *size)
+{
+	int r = target_session(rq, s);
+
+	*timer = *size = 0;
+	if (r < 0)
+		return r;
+	if (proto_get_u64(rq->attrs, CTL_A_ROTATE_TIMER, timer) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_ROTATE_SIZE, size) == -EBADMSG)
+		return -EBADMSG;
+	return 0;
+}
+
+static int rotation_enable(struct request *rq)
+{
+	struct reg_session *s;
+	uint64_t timer, size;
+	int r = schedule_attrs(rq, &s, &timer, &size);
+
+	return r < 0 ? r : chunk_schedule_set(s, timer, size, &rq->detail);
+}
+
+static int rotation_disable(struct request *rq)
+{
+	struct reg_session *s;
+	uint64_t timer, size;
+	int r = schedule_attrs(rq, &s, &timer, &size);
+
+	return r < 0 ? r : chunk_schedule_unset(s, timer != 0, size != 0, &rq->detail);
+}
+
+static int session_clear(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r == 0 && (r = chunk_clear(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
+	return r;
+}
+
+static int regenerate_metadata(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->active)
+		return -LTT_ERR_NOT_STARTED;
+	for (size_t i = 0; i < s->n_channels; i++)
+		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
+			rq->detail = "the metadata of per-PID buffers is not regenerated";
+			return -LTT_ERR_INVALID_ATTR;
+		}
+	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
+	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
 }
 
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
@@ -320,7 +454,15 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_EVENT_ENABLE] = event_enable,
 	[CTL_EVENT_DISABLE] = event_disable,
 	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
-	[CTL_SNAPSHOT_RECORD] = snapshot_record,
+	[CTL_SNAPSHOT_RECORD] = snapshot_record_request,
+	[CTL_SNAPSHOT_ADD_OUTPUT] = snapshot_add_output,
+	[CTL_SNAPSHOT_DEL_OUTPUT] = snapshot_del_output,
+	[CTL_SNAPSHOT_LIST_OUTPUTS] = snapshot_list_outputs,
+	[CTL_ROTATE] = rotate,
+	[CTL_ROTATION_ENABLE] = rotation_enable,
+	[CTL_ROTATION_DISABLE] = rotation_disable,
+	[CTL_SESSION_CLEAR] = session_clear,
+	[CTL_REGENERATE_METADATA] = regenerate_metadata,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
@@ -349,6 +491,23 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)
 		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
+}
+
+/* An automatic rotation failed: the daemon's log says so. */
+static void report_rotation(const char *session, int error, const char *detail)
+{
+	fprintf(stderr, "ltt-sessiond: session '%s': automatic rotation failed: %s%s%s\n",
+		session, ltt_strerror(error), detail ? ": " : "", detail ? detail : "");
+}
+
+int commands_timeout_ms(const struct registry *reg)
+{
+	return chunk_timeout_ms(reg);
+}
+
+void commands_tick(struct registry *reg)
+{
+	chunk_tick(reg, consumer, report_rotation);
 }
 
 void commands_shutdown(struct registry *reg)

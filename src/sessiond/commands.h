@@ -18,6 +18,17 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 struct consumer *commands_consumer(const char **detail);
 
 /*
+ * Starts session s (its buffers, the consumer, the applications' state is
+ * pushed by the caller: apps_push()). 0 or a negative errno / -LTT_ERR_*.
+ */
+int commands_session_start(struct registry *reg, struct reg_session *s, const char **detail);
+
+/* Milliseconds until commands_tick() has work (-1: none): the loop's poll timeout. */
+int commands_timeout_ms(const struct registry *reg);
+/* Runs what is due (automatic rotations). */
+void commands_tick(struct registry *reg);
+
+/*
  * Releases what the commands set up outside the registry (every session's
  * buffers, the consumer daemon, which writes out what they hold). Call once,
  * before registry_free(), when the daemon exits.

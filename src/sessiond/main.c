@@ -137,12 +137,13 @@ static int run(int listener, int sigfd)
 	for (;;) {
 		unsigned n_app = apps_pollfds(d->fds + 2 + d->n_clients, MAX_APP_FDS);
 
-		if (poll(d->fds, 2 + d->n_clients + n_app, -1) < 0) {
+		if (poll(d->fds, 2 + d->n_clients + n_app, commands_timeout_ms(&d->reg)) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_msg("poll: %s", strerror(errno));
 			break;
 		}
+		commands_tick(&d->reg);
 		if (d->fds[1].revents)
 			break;
 		/* applications first: serving a client may change their list */
