@@ -65,7 +65,7 @@ int cli_output_path(const char *arg, char *buf, size_t size);
 
 /* "4096", "4k", "1M", "2G" (powers of 1024). 0 or -EINVAL. */
 int cli_parse_size(const char *s, uint64_t *ret);
-/* A duration in µs: "200", "200us", "10ms", "1s". 0 or -EINVAL. */
+/* A duration in µs: "200", "200us", "10ms", "1s", "5m", "1h". 0 or -EINVAL. */
 int cli_parse_usec(const char *s, uint64_t *ret);
 
 /*

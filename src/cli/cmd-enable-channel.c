@@ -30,7 +30,7 @@ static const char help[] =
 	"  -W, --tracefile-count N  keep N files per stream, the oldest replaced\n"
 	"                           (needs --tracefile-size; default: all)\n"
 	"  -h, --help               show this help\n"
-	"Durations take a unit: us (default), ms, s. Sizes: k, M, G.\n";
+	"Durations take a unit: us (default), ms, s, m, h. Sizes: k, M, G.\n";
 
 enum { OPT_DISCARD = 256, OPT_OVERWRITE, OPT_SUBBUF_SIZE, OPT_NUM_SUBBUF, OPT_SWITCH_TIMER,
        OPT_READ_TIMER, OPT_BLOCKING_TIMEOUT, OPT_BUFFERS_UID, OPT_BUFFERS_PID };

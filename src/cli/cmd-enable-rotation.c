@@ -12,7 +12,7 @@ static const char enable_help[] =
 	"current chunk holds SIZE bytes of trace (checked a few times a second).\n"
 	"\n"
 	"  -s, --session NAME   the session (default: the current one)\n"
-	"      --timer PERIOD   rotate every PERIOD (us, ms, s; default unit: us)\n"
+	"      --timer PERIOD   rotate every PERIOD (us, ms, s, m, h; default: us)\n"
 	"      --size SIZE      rotate when the chunk reaches SIZE bytes (k, M, G)\n"
 	"  -h, --help           show this help\n";
 

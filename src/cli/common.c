@@ -216,8 +216,8 @@ int cli_parse_size(const char *s, uint64_t *ret)
 
 int cli_parse_usec(const char *s, uint64_t *ret)
 {
-	static const char *const units[] = { "", "us", "ms", "s", NULL };
-	static const uint64_t scale[] = { 1, 1, 1000, 1000000 };
+	static const char *const units[] = { "", "us", "ms", "s", "m", "h", NULL };
+	static const uint64_t scale[] = { 1, 1, 1000, 1000000, 60000000, 3600000000 };
 
 	return parse_with_units(s, units, scale, ret);
 }

@@ -22,6 +22,7 @@ struct channel {
 	int wakeup_fd;
 	uint64_t switch_ns, read_ns;
 	bool snapshot;		/* flight recorder: never drained, written by SNAPSHOT */
+	bool stopped;		/* its session stopped (FLUSH): no switch timer until START */
 	char name[256];		/* the channel (stream file prefix) */
 	uint32_t stream_id;
 	uint8_t uuid[16];

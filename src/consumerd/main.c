@@ -233,7 +233,7 @@ static void handle(int sock, struct proto_msg *m)
 	proto_builder_init(&reply, CONS_REPLY, m->hdr.seq);
 	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
 	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT ||
-	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR) {
+	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR || m->hdr.type == CONS_START) {
 		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 || !(c = find(key, &index))) {
 			r = -ENOENT;
 			goto out;
@@ -248,6 +248,11 @@ static void handle(int sock, struct proto_msg *m)
 		break;
 	case CONS_FLUSH:
 		r = c->snapshot ? 0 : cons_channel_settle(c, RB_FLUSH_EMPTY, cons_channel_drain);
+		c->stopped = true;
+		break;
+	case CONS_START:
+		c->stopped = false;
+		r = 0;
 		break;
 	case CONS_SNAPSHOT: {
 		const char *dir;
@@ -315,11 +320,12 @@ static int service(void)
 
 		if (c->snapshot)
 			continue;	/* the buffers keep the newest data until a snapshot */
-		rb_consumer_tick(c->chan, now, c->switch_ns, STUCK_NS);
+		/* a stopped session's packets are all out: no more (empty) ones */
+		rb_consumer_tick(c->chan, now, c->stopped ? 0 : c->switch_ns, STUCK_NS);
 		cons_channel_drain(c);
 		if (c->read_ns < period)
 			period = c->read_ns;
-		if (c->switch_ns && c->switch_ns < period)
+		if (c->switch_ns && !c->stopped && c->switch_ns < period)
 			period = c->switch_ns;
 		/* announce the sleep; a delivery meanwhile means: do not sleep */
 		if (rb_consumer_prepare_sleep(c->chan) == 1)

@@ -81,8 +81,9 @@ int rotation_rotate(struct channel *c, const char *dir, const uint8_t uuid[16],
 		*detail = "cannot create the stream files of the next chunk";
 		return r;
 	}
-	/* the new files start with an empty packet carrying the counters at the boundary */
-	return dir ? cons_channel_settle(c, RB_FLUSH_EMPTY, cons_channel_drain) : 0;
+	/* the new files of a session that is tracing start with an empty packet
+	 * carrying the counters at the boundary */
+	return dir && !c->stopped ? cons_channel_settle(c, RB_FLUSH_EMPTY, cons_channel_drain) : 0;
 }
 
 /* Releases every sub-buffer that is ready without writing it. Returns how many. */
@@ -123,7 +124,7 @@ int rotation_clear(struct channel *c, const char **detail)
 		if (c->streams[cpu] && (r = cons_stream_reset(c->streams[cpu], st.discarded)) < 0)
 			*detail = "cannot empty the stream files";
 	}
-	if (r == 0 && streams_open(c))
+	if (r == 0 && !c->stopped && streams_open(c))
 		r = cons_channel_settle(c, RB_FLUSH_EMPTY, cons_channel_drain);
 	return r;
 }

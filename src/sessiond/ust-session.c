@@ -355,14 +355,23 @@ static bool records(const struct reg_session *s)
 	return s->output[0] || s->snapshot;
 }
 
+static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t key,
+			   const char **detail);
+
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
 {
+	bool uid_set = false;
+	int r = 0;
+
 	if (!records(s))
 		return 0;
-	for (size_t i = 0; i < s->n_ust; i++)
-		if (s->ust[i]->pid == 0)
-			return 0;	/* started before */
-	return set_create(s, c, 0, NULL, detail);
+	/* started before: the consumer's timers run again */
+	for (size_t k = 0; k < s->n_ust && r == 0; k++) {
+		uid_set |= s->ust[k]->pid == 0;
+		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
+			r = channel_request(c, CONS_START, s->ust[k]->channels[i].key, detail);
+	}
+	return r < 0 || uid_set ? r : set_create(s, c, 0, NULL, detail);
 }
 
 int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,

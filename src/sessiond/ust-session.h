@@ -20,7 +20,8 @@ struct ust_session;
 
 /*
  * Creates the buffers of the session's user channels (if not done yet) and
- * hands them to the consumer. Returns 0 or a negative errno / -LTT_ERR_*,
+ * hands them to the consumer, or has the consumer resume those of a
+ * session that starts again. Returns 0 or a negative errno / -LTT_ERR_*,
  * with *detail saying what failed.
  */
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail);

@@ -12,7 +12,9 @@
  *   METADATA         DIR UUID TEXT (the whole metadata so far)
  *   FLUSH            KEY: close the open sub-buffers (an empty one too),
  *                    write all; the reply comes when what was committed is
- *                    on disk
+ *                    on disk. The session stopped: the switch timer stops
+ *                    (no more empty packets) until START
+ *   START            KEY: the session starts again: the switch timer runs
  *   DEL_CHANNEL      KEY: close the non-empty open sub-buffers, write all,
  *                    then close the stream files
  *   STATS            KEY                                            reply: PACKETS BYTES
@@ -40,6 +42,7 @@ enum cons_msg_type {
 	CONS_SNAPSHOT,
 	CONS_ROTATE,
 	CONS_CLEAR,
+	CONS_START,
 	CONS_MSG_TYPE_END,
 };
 
