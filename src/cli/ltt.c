@@ -28,6 +28,8 @@ const struct cli_command cli_commands[] = {
 	{ "disable-rotation", cmd_disable_rotation, "stop rotating by period or size" },
 	{ "clear", cmd_clear, "drop what sessions recorded so far" },
 	{ "regenerate", cmd_regenerate, "rewrite a session's metadata" },
+	{ "save", cmd_save, "save session configurations to files" },
+	{ "load", cmd_load, "create sessions from saved configurations" },
 	{ "analyze", cmd_analyze, "analyses: events, period, syscalls, irq, sched-latency, process" },
 	{ "view", cmd_view, "print the events of traces (babeltrace2's text layout)" },
 	{ "version", cmd_version, "show the version" },

@@ -142,3 +142,17 @@ int ctl_request_str(struct ltt_ctl *ctl, struct proto_builder *b, uint16_t id, b
 	proto_msg_free(&reply);
 	return r;
 }
+
+int ctl_request_count(struct ltt_ctl *ctl, struct proto_builder *b)
+{
+	struct proto_msg reply;
+	uint64_t count;
+	int r = ctl_request(ctl, b, &reply);
+
+	if (r < 0)
+		return r;
+	r = proto_get_u64(&reply.attrs, CTL_A_COUNT, &count) < 0 || count > INT32_MAX
+		    ? -LTT_ERR_PROTOCOL : (int)count;
+	proto_msg_free(&reply);
+	return r;
+}

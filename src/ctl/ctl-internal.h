@@ -31,6 +31,9 @@ int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b);
 /* A request naming one session (name NULL: -EINVAL) and nothing else. */
 int ctl_session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name);
 
+/* Sends a request whose reply carries a COUNT; returns it (or the error). */
+int ctl_request_count(struct ltt_ctl *ctl, struct proto_builder *b);
+
 /*
  * Sends a request and copies the reply's string attribute id into *ret
  * (may be NULL; free() it): absent when required gives -LTT_ERR_PROTOCOL.

@@ -122,9 +122,6 @@ LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum 
 				 const char *channel, const char *pattern, bool all)
 {
 	struct proto_builder b;
-	struct proto_msg reply;
-	uint64_t count;
-	int r;
 
 	if (!session || (!pattern && !all))
 		return -EINVAL;
@@ -132,13 +129,7 @@ LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum 
 	put_target(&b, session, domain, channel);
 	proto_put_str(&b, CTL_A_PATTERN, pattern ? pattern : "*");
 	proto_put_u64(&b, CTL_A_ALL, all);
-	r = ctl_request(ctl, &b, &reply);
-	if (r < 0)
-		return r;
-	r = proto_get_u64(&reply.attrs, CTL_A_COUNT, &count) < 0 || count > INT32_MAX
-		    ? -LTT_ERR_PROTOCOL : (int)count;
-	proto_msg_free(&reply);
-	return r;
+	return ctl_request_count(ctl, &b);
 }
 
 /* ---- Descriptions -------------------------------------------------------- */

@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "chunk.h"
+#include "save.h"
 #include "snapshot.h"
 #include "ust-session.h"
 #include "util/fs.h"
@@ -101,6 +102,16 @@ static int session_create(struct request *rq)
 	return 0;
 }
 
+/* Destroys s: what it recorded reaches the trace files; archive gets its last chunk's path ("" if none). */
+static int destroy(struct registry *reg, struct reg_session *s, char *archive, size_t size,
+		   const char **detail)
+{
+	ust_session_free(s, consumer);
+	if (chunk_session_destroyed(s, archive, size) < 0)
+		archive[0] = '\0';
+	return registry_session_destroy(reg, s->name, detail);
+}
+
 static int session_destroy(struct request *rq)
 {
 	char archive[PATH_MAX];
@@ -109,11 +120,10 @@ static int session_destroy(struct request *rq)
 
 	if (r < 0)
 		return r;
-	/* stop first: what was recorded reaches the trace files */
-	ust_session_free(s, consumer);
-	if (chunk_session_destroyed(s, archive, sizeof(archive)) == 0 && archive[0])
+	r = destroy(rq->reg, s, archive, sizeof(archive), &rq->detail);
+	if (r == 0 && archive[0])
 		proto_put_str(rq->reply, CTL_A_OUTPUT, archive);
-	return registry_session_destroy(rq->reg, s->name, &rq->detail);
+	return r;
 }
 
 int commands_session_start(struct registry *reg, struct reg_session *s, const char **detail)
@@ -324,7 +334,7 @@ static int snapshot_add_output(struct request *rq)
 	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &path) < 0 ||
 	    proto_get_u64(rq->attrs, CTL_A_MAX_SIZE, &max_size) == -EBADMSG)
 		return -EBADMSG;
-	r = registry_snapshot_output_add(s, name, path, max_size, &o, &rq->detail);
+	r = registry_snapshot_output_add(s, 0, name, path, max_size, &o, &rq->detail);
 	if (r == 0)
 		proto_put_u64(rq->reply, CTL_A_ID, o->id);
 	return r;
@@ -443,6 +453,151 @@ static int regenerate_metadata(struct request *rq)
 	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
 }
 
+static int session_save(struct request *rq)
+{
+	const char *name = NULL, *dir;
+	uint64_t force = 0;
+	struct reg_session *one = NULL;
+	size_t count = 0;
+	int r;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &dir) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_FORCE, &force) == -EBADMSG)
+		return -EBADMSG;
+	if (name && (r = target_session(rq, &one)) < 0)
+		return r;
+	/* nothing is written unless everything can be */
+	for (size_t i = 0; !force && i < rq->reg->n_sessions; i++) {
+		struct reg_session *s = rq->reg->sessions[i];
+
+		if ((!one || s == one) && save_exists(dir, s->name)) {
+			static char text[REG_NAME_MAX + 64];	/* the daemon is single-threaded */
+
+			snprintf(text, sizeof(text), "%s%s exists: use --force to replace it",
+				 s->name, SAVE_SUFFIX);
+			rq->detail = text;
+			return -LTT_ERR_SESSION_FILE_EXISTS;
+		}
+	}
+	for (size_t i = 0; i < rq->reg->n_sessions; i++) {
+		struct reg_session *s = rq->reg->sessions[i];
+
+		if (one && s != one)
+			continue;
+		if ((r = save_session(s, dir, force, &rq->detail)) < 0)
+			return r;
+		count++;
+	}
+	proto_put_u64(rq->reply, CTL_A_COUNT, count);
+	return 0;
+}
+
+int commands_load(struct registry *reg, const char *const *paths, size_t n_paths,
+		  const struct commands_load_request *lr, size_t *ret_count, const char **detail)
+{
+	struct load_overrides o = { .output = lr->override_url, .name = lr->override_name };
+	struct reg_session **built = NULL, **loaded = NULL;
+	bool *started = NULL;
+	char **files = NULL;
+	size_t n = 0, count = 0;
+	int r = load_find(paths, n_paths, lr->name, lr->owner_only, &files, &n, detail);
+
+	if (r < 0)
+		return r;
+	if (o.name && n != 1) {
+		*detail = "--override-name names one session: load it by name";
+		r = -LTT_ERR_INVALID_ATTR;
+		goto out;
+	}
+	built = calloc(n, sizeof(*built));
+	loaded = calloc(n, sizeof(*loaded));
+	started = calloc(n, sizeof(*started));
+	if (!built || !loaded || !started) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* every file is read and checked before anything changes */
+	for (size_t i = 0; i < n && r == 0; i++) {
+		r = load_file(files[i], &o, &built[i], &started[i], detail);
+		if (r == 0 && lr->name && !o.name && strcmp(built[i]->name, lr->name) != 0) {
+			static char text[PATH_MAX + 300];	/* the daemon is single-threaded */
+
+			snprintf(text, sizeof(text), "%s holds session '%s', not '%s'", files[i],
+				 built[i]->name, lr->name);
+			*detail = text;
+			r = -LTT_ERR_SESSION_FILE;
+		}
+		for (size_t k = 0; r == 0 && k < i; k++)
+			if (!strcmp(built[k]->name, built[i]->name)) {
+				*detail = files[i];
+				r = -LTT_ERR_SESSION_EXISTS;
+			}
+		if (r == 0 && !lr->force && registry_find(reg, built[i]->name)) {
+			*detail = "use --force to replace it";
+			r = -LTT_ERR_SESSION_EXISTS;
+		}
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct reg_session *old = registry_find(reg, built[i]->name);
+		char archive[PATH_MAX];
+
+		if (old && (r = destroy(reg, old, archive, sizeof(archive), detail)) < 0)
+			break;
+		if ((r = registry_session_insert(reg, built[i])) < 0)
+			break;
+		loaded[i] = built[i];
+		built[i] = NULL;
+		count++;
+	}
+	/* the sessions saved while tracing start (a failure leaves them stopped) */
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (started[i])
+			r = commands_session_start(reg, loaded[i], detail);
+out:
+	for (size_t i = 0; built && i < n; i++)
+		registry_session_free(built[i]);
+	free(built);
+	free(loaded);
+	free(started);
+	load_files_free(files, n);
+	if (r == 0)
+		*ret_count = count;
+	return r;
+}
+
+static int session_load(struct request *rq)
+{
+	struct commands_load_request lr = { 0 };
+	const char *paths[16];
+	struct proto_attr at;
+	uint64_t force = 0;
+	size_t n = 0, cur = 0, count;
+	int r;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &lr.name) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_FORCE, &force) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OVERRIDE_URL, &lr.override_url) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OVERRIDE_NAME, &lr.override_name) == -EBADMSG)
+		return -EBADMSG;
+	while (proto_attrs_next(rq->attrs, &cur, &at)) {
+		if (at.id != CTL_A_OUTPUT)
+			continue;
+		if (at.kind != PROTO_STR || n == sizeof(paths) / sizeof(paths[0]) ||
+		    ((const char *)at.value)[0] != '/')
+			return -EBADMSG;
+		paths[n++] = (const char *)at.value;
+	}
+	if (n == 0 || (lr.override_url && !registry_valid_output(lr.override_url)))
+		return -EBADMSG;
+	lr.force = force;
+	r = commands_load(rq->reg, paths, n, &lr, &count, &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
+	proto_put_u64(rq->reply, CTL_A_COUNT, count);
+	return 0;
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -463,6 +618,8 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_ROTATION_DISABLE] = rotation_disable,
 	[CTL_SESSION_CLEAR] = session_clear,
 	[CTL_REGENERATE_METADATA] = regenerate_metadata,
+	[CTL_SESSION_SAVE] = session_save,
+	[CTL_SESSION_LOAD] = session_load,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
@@ -486,7 +643,7 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	/* what applications record may have changed: tell them before answering */
 	if (r == 0 && (msg->hdr.type == CTL_SESSION_START || msg->hdr.type == CTL_SESSION_STOP ||
 		       msg->hdr.type == CTL_SESSION_DESTROY || msg->hdr.type == CTL_EVENT_ENABLE ||
-		       msg->hdr.type == CTL_EVENT_DISABLE))
+		       msg->hdr.type == CTL_EVENT_DISABLE || msg->hdr.type == CTL_SESSION_LOAD))
 		apps_push(reg);
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)

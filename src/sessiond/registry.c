@@ -184,10 +184,6 @@ int registry_session_new(const char *name, const char *output, bool no_output, b
 	if (!s->output || !(s->chunk.dir = strdup(s->output)))
 		goto err;
 	s->chunk.open = true;
-	/* a flight recorder writes its snapshots under its output, as LTTng's */
-	if (snapshot && s->output[0] &&
-	    (r = registry_snapshot_output_add(s, NULL, s->output, 0, NULL, detail)) < 0)
-		goto err;
 	*ret = s;
 	return 0;
 err:
@@ -222,7 +218,11 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 
 	if (r < 0)
 		return r;
-	r = registry_session_insert(reg, s);
+	/* a flight recorder writes its snapshots under its output, as LTTng's */
+	if (snapshot && s->output[0])
+		r = registry_snapshot_output_add(s, 0, NULL, s->output, 0, NULL, detail);
+	if (r == 0)
+		r = registry_session_insert(reg, s);
 	if (r < 0) {
 		registry_session_free(s);
 		return r;
@@ -232,9 +232,9 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 	return 0;
 }
 
-int registry_snapshot_output_add(struct reg_session *s, const char *name, const char *path,
-				 uint64_t max_size, const struct reg_snapshot_output **ret,
-				 const char **detail)
+int registry_snapshot_output_add(struct reg_session *s, uint32_t id, const char *name,
+				 const char *path, uint64_t max_size,
+				 const struct reg_snapshot_output **ret, const char **detail)
 {
 	struct reg_snapshot_output *o;
 
@@ -259,7 +259,9 @@ int registry_snapshot_output_add(struct reg_session *s, const char *name, const 
 		free(o);
 		return -ENOMEM;
 	}
-	o->id = s->next_output_id++;
+	o->id = id ? id : s->next_output_id;
+	if (o->id >= s->next_output_id)
+		s->next_output_id = o->id + 1;
 	o->max_size = max_size;
 	if (name)
 		strcpy(o->name, name);

@@ -109,16 +109,16 @@ struct reg_session *registry_find(const struct registry *reg, const char *name);
 /*
  * Creates a session. name NULL: auto-YYYYMMDD-HHMMSS (now). output NULL:
  * $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS; no_output: none. A snapshot
- * session with an output gets it as its snapshot output (snapshot-1).
- * On success *ret (may be NULL) points to the session, owned by reg.
+ * session with an output gets it as its snapshot output (snapshot-1, as
+ * LTTng's). On success *ret (may be NULL) points to the session, owned by reg.
  */
 int registry_session_create(struct registry *reg, const char *name, const char *output,
 			    bool no_output, bool snapshot, struct reg_session **ret,
 			    const char **detail);
 /*
- * The same, detached: the session is not in any registry (a session file
- * being loaded builds one, then registry_session_insert() adds it or
- * registry_session_free() drops it).
+ * The same, detached and without a snapshot output: the session is not in
+ * any registry (a session file being loaded builds one, then
+ * registry_session_insert() adds it or registry_session_free() drops it).
  */
 int registry_session_new(const char *name, const char *output, bool no_output, bool snapshot,
 			 struct reg_session **ret, const char **detail);
@@ -131,12 +131,12 @@ int registry_session_destroy(struct registry *reg, const char *name, const char 
 bool registry_valid_output(const char *path);
 
 /*
- * Sets the session's snapshot output (one at most: -LTT_ERR_SNAPSHOT_OUTPUT_EXISTS);
- * name NULL: snapshot-ID. *ret (may be NULL) gets it.
+ * Sets the session's snapshot output (one at most: -LTT_ERR_SNAPSHOT_OUTPUT_EXISTS)
+ * of that id (0: the next one); name NULL: snapshot-ID. *ret (may be NULL) gets it.
  */
-int registry_snapshot_output_add(struct reg_session *s, const char *name, const char *path,
-				 uint64_t max_size, const struct reg_snapshot_output **ret,
-				 const char **detail);
+int registry_snapshot_output_add(struct reg_session *s, uint32_t id, const char *name,
+				 const char *path, uint64_t max_size,
+				 const struct reg_snapshot_output **ret, const char **detail);
 /* Removes it, by id (name NULL) or by name; -LTT_ERR_SNAPSHOT_OUTPUT_NOT_FOUND. */
 int registry_snapshot_output_del(struct reg_session *s, uint32_t id, const char *name,
 				 const char **detail);
