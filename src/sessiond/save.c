@@ -352,6 +352,15 @@ static int get_exclusions(struct sf_section *sec, const char ***ret, size_t *n)
 	return 0;
 }
 
+/* The filter of sec does not compile: say so where it is written. */
+static int refused_at_filter(struct loader *ld, struct sf_section *sec, int r, const char *detail)
+{
+	struct sf_pair *p = NULL;
+
+	find(ld, sec, "filter", false, &p);
+	return sf_fail(ld->err, p->line, p->value_column, "%s: %s", ltt_strerror(r), detail);
+}
+
 static int read_event_rule(struct loader *ld, struct sf_section *sec)
 {
 	struct ltt_event_rule e;
@@ -380,7 +389,9 @@ static int read_event_rule(struct loader *ld, struct sf_section *sec)
 		r = sf_fail(ld->err, sec->line, sec->column, "[event-rule]: no [channel] named "
 			    "'%s' in the %s domain above", channel, domains[domain - 1]);
 	else if ((r = registry_rule_enable(ld->s, (enum ltt_domain)domain, channel, &e,
-					   &detail)) < 0)
+					   &detail)) == -LTT_ERR_INVALID_FILTER)
+		r = refused_at_filter(ld, sec, r, detail);
+	else if (r < 0)
 		r = refused(ld, sec, r, detail);
 	else
 		c->rules[c->n_rules - 1].enabled = enabled;
