@@ -17,7 +17,8 @@ static const char help[] =
 	"                     $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS)\n"
 	"      --no-output    record into memory only\n"
 	"      --snapshot     flight recorder: channels overwrite, and `ltt snapshot\n"
-	"                     record` writes what they hold under the output\n"
+	"                     record` writes what they hold under the output (or, with\n"
+	"                     --no-output, where `ltt snapshot add-output` says)\n"
 	"  -h, --help         show this help\n";
 
 int cmd_create(int argc, char **argv)
