@@ -355,23 +355,22 @@ static bool records(const struct reg_session *s)
 	return s->output[0] || s->snapshot;
 }
 
-static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t key,
-			   const char **detail);
+static int request_all(struct reg_session *s, struct consumer *c, enum cons_msg_type type,
+		       const char **detail);
 
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
 {
-	bool uid_set = false;
-	int r = 0;
+	int r;
 
 	if (!records(s))
 		return 0;
 	/* started before: the consumer's timers run again */
-	for (size_t k = 0; k < s->n_ust && r == 0; k++) {
-		uid_set |= s->ust[k]->pid == 0;
-		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
-			r = channel_request(c, CONS_START, s->ust[k]->channels[i].key, detail);
-	}
-	return r < 0 || uid_set ? r : set_create(s, c, 0, NULL, detail);
+	if ((r = request_all(s, c, CONS_START, detail)) < 0)
+		return r;
+	for (size_t k = 0; k < s->n_ust; k++)
+		if (s->ust[k]->pid == 0)
+			return 0;
+	return set_create(s, c, 0, NULL, detail);
 }
 
 int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,
@@ -474,24 +473,26 @@ static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t
 	return consumer_request(c, &b, NULL, 0, detail);
 }
 
-int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
+/* Sends request `type` for every channel of every buffer set, until one fails. */
+static int request_all(struct reg_session *s, struct consumer *c, enum cons_msg_type type,
+		       const char **detail)
 {
 	int r = 0;
 
 	for (size_t k = 0; k < s->n_ust && r == 0; k++)
 		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
-			r = channel_request(c, CONS_FLUSH, s->ust[k]->channels[i].key, detail);
+			r = channel_request(c, type, s->ust[k]->channels[i].key, detail);
 	return r;
+}
+
+int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	return request_all(s, c, CONS_FLUSH, detail);
 }
 
 int ust_session_clear(struct reg_session *s, struct consumer *c, const char **detail)
 {
-	int r = 0;
-
-	for (size_t k = 0; k < s->n_ust && r == 0; k++)
-		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
-			r = channel_request(c, CONS_CLEAR, s->ust[k]->channels[i].key, detail);
-	return r;
+	return request_all(s, c, CONS_CLEAR, detail);
 }
 
 int ust_session_regenerate_metadata(struct reg_session *s, struct consumer *c,

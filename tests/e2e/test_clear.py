@@ -20,6 +20,12 @@ def request_ids(trace):
                   if e["name"] == "httpd:request_start")
 
 
+def traced_session(ltt_env, out):
+    ltt_env.ltt("create", "c", "--output", str(out))
+    ltt_env.ltt("enable-event", "-u", "httpd:*")
+    ltt_env.ltt("start")
+
+
 def phased_app(ltt_env, procs, phases, requests):
     app = procs.popen([HTTPD, "--wait", "--phases", str(phases), str(requests), "1"],
                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -34,9 +40,7 @@ def phased_app(ltt_env, procs, phases, requests):
 
 def test_clear_while_tracing_keeps_recording(ltt_env, procs, tmp_path):
     out = tmp_path / "out"
-    ltt_env.ltt("create", "c", "--output", str(out))
-    ltt_env.ltt("enable-event", "-u", "httpd:*")
-    ltt_env.ltt("start")
+    traced_session(ltt_env, out)
     app, phase = phased_app(ltt_env, procs, 2, 40)
     phase(1)
     assert ltt_env.ltt("clear").stdout == "Session c cleared\n"
@@ -77,9 +81,7 @@ def test_clear_stopped_and_all(ltt_env, procs, tmp_path):
 
 def test_clear_after_rotation_keeps_the_archives(ltt_env, procs, tmp_path):
     out = tmp_path / "out"
-    ltt_env.ltt("create", "c", "--output", str(out))
-    ltt_env.ltt("enable-event", "-u", "httpd:*")
-    ltt_env.ltt("start")
+    traced_session(ltt_env, out)
     app, phase = phased_app(ltt_env, procs, 3, 20)
     phase(1)
     ltt_env.ltt("rotate")

@@ -55,6 +55,18 @@ def read_chunk(path, discards=False):
     return Counter((int(i) >> 32, int(i) & 0xffffffff) for i in ids), lost
 
 
+def read_archives(found):
+    """Every archived chunk, each complete and read alone: the requests of all
+    and the number of events discarded in all."""
+    total, discarded = Counter(), 0
+    for path in found.values():
+        complete_trace(path)
+        got, lost = read_chunk(path, discards=True)
+        total += got
+        discarded += lost
+    return total, discarded
+
+
 def requests(evs):
     return Counter((e["fields"]["request_id"] >> 32, e["fields"]["request_id"] & 0xffffffff)
                    for e in evs if e["name"] == "httpd:request_start")
@@ -123,12 +135,7 @@ def test_rotations_while_writing_lose_and_duplicate_nothing(ltt_env, procs, tmp_
     found = archives(out)
     assert sorted(found) == list(range(rotated + 1))
     assert [n for n in os.listdir(out) if n != "archives"] == []
-    total, discarded = Counter(), 0
-    for path in found.values():
-        complete_trace(path)
-        got, lost = read_chunk(path, discards=True)
-        total += got
-        discarded += lost
+    total, discarded = read_archives(found)
     # every request exactly once, or counted as discarded
     assert max(total.values()) == 1
     assert len(total) + discarded >= 2 * 20000
@@ -182,13 +189,7 @@ def test_size_rotations(ltt_env, procs, tmp_path):
     app.stdin.close()
     app.wait(timeout=60)
     ltt_env.ltt("destroy")
-    found = archives(out)
-    total, discarded = Counter(), 0
-    for path in found.values():
-        complete_trace(path)
-        got, lost = read_chunk(path, discards=True)
-        total += got
-        discarded += lost
+    total, discarded = read_archives(archives(out))
     assert max(total.values()) == 1
     assert set(total) <= {(0, r) for r in range(1000 * phases)}
     assert len(total) + discarded >= 1000 * phases
