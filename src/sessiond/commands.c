@@ -63,16 +63,25 @@ static int target_session(struct request *rq, struct reg_session **ret)
 }
 
 /* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
+/* Whether this daemon traces domain d: 0, or -LTT_ERR_KERNEL_UNAVAILABLE with *detail. */
+static int domain_available(uint64_t d, const char **detail)
+{
+	if (d == LTT_DOMAIN_KERNEL) {
+		*detail = "the kernel domain is not available in this version of ltt";
+		return -LTT_ERR_KERNEL_UNAVAILABLE;
+	}
+	return 0;
+}
+
 static int target_domain(struct request *rq, enum ltt_domain *domain, const char **channel)
 {
 	uint64_t d;
+	int r;
 
 	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
 		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
+	if ((r = domain_available(d, &rq->detail)) < 0)
+		return r;
 	if (d != LTT_DOMAIN_USER)
 		return -EBADMSG;
 	*domain = (enum ltt_domain)d;
@@ -289,13 +298,12 @@ static int event_disable(struct request *rq)
 static int list_tracepoints(struct request *rq)
 {
 	uint64_t d;
+	int r;
 
 	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
 		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
+	if ((r = domain_available(d, &rq->detail)) < 0)
+		return r;
 	apps_list(rq->reg, rq->reply);
 	return 0;
 }
@@ -520,6 +528,14 @@ int commands_load(struct registry *reg, const char *const *paths, size_t n_paths
 	/* every file is read and checked before anything changes */
 	for (size_t i = 0; i < n && r == 0; i++) {
 		r = load_file(files[i], &o, &built[i], &started[i], detail);
+		for (size_t k = 0; r == 0 && k < built[i]->n_channels; k++)
+			if ((r = domain_available(built[i]->channels[k].domain, detail)) < 0) {
+				static char text[PATH_MAX + 300];	/* single-threaded */
+
+				snprintf(text, sizeof(text), "%s: channel '%s': %s", files[i],
+					 built[i]->channels[k].name, *detail);
+				*detail = text;
+			}
 		if (r == 0 && lr->name && !o.name && strcmp(built[i]->name, lr->name) != 0) {
 			static char text[PATH_MAX + 300];	/* the daemon is single-threaded */
 

@@ -141,6 +141,13 @@ def test_malformed_files_say_where_and_create_nothing(ltt_env, tmp_path):
         lines = text.splitlines()
         assert int(m.group(1)) <= len(lines)
         assert ltt_env.ltt("list").stdout == "Currently no available tracing session\n"
+    # a domain this daemon does not trace is refused as its commands refuse it
+    (tmp_path / "k.ltt-session").write_text(
+        "version = 1\n[session]\nname = k\n[channel]\ndomain = kernel\nname = kc\n")
+    p = ltt_env.ltt("load", "-i", str(tmp_path / "k.ltt-session"), check=False)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1
+    assert "channel 'kc': the kernel domain is not available" in p.stderr
+    assert ltt_env.ltt("list").stdout == "Currently no available tracing session\n"
 
 
 def test_a_session_saved_while_tracing_starts_when_loaded(ltt_env, procs, tmp_path):
