@@ -62,7 +62,6 @@ static int target_session(struct request *rq, struct reg_session **ret)
 	return 0;
 }
 
-/* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
 /* Whether this daemon traces domain d: 0, or -LTT_ERR_KERNEL_UNAVAILABLE with *detail. */
 static int domain_available(uint64_t d, const char **detail)
 {
@@ -73,6 +72,7 @@ static int domain_available(uint64_t d, const char **detail)
 	return 0;
 }
 
+/* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
 static int target_domain(struct request *rq, enum ltt_domain *domain, const char **channel)
 {
 	uint64_t d;
@@ -111,7 +111,10 @@ static int session_create(struct request *rq)
 	return 0;
 }
 
-/* Destroys s: what it recorded reaches the trace files; archive gets its last chunk's path ("" if none). */
+/*
+ * Destroys s: what it recorded reaches the trace files; archive gets the
+ * path of its last chunk, if it was archived ("" otherwise).
+ */
 static int destroy(struct registry *reg, struct reg_session *s, char *archive, size_t size,
 		   const char **detail)
 {
