@@ -385,8 +385,18 @@ static int rb_make_room(struct rb_channel *chan, struct rb_cpu_ctl *buf, uint64_
 		struct rb_subbuf_ctl *sb;
 		uint64_t v, n;
 
-		if (nb + S - c <= bufsize)
+		if (nb + S - c <= bufsize) {
+			/* Acquire: the slot's previous cycle is complete (released
+			 * by the consumer, or never used); this pairs with the
+			 * release commits of its writers, so that their stores
+			 * into the slot happen before ours also in the view of
+			 * one process: the consumer that orders them through
+			 * `consumed` is another process, invisible to
+			 * ThreadSanitizer. One load per sub-buffer opened. */
+			(void)atomic_load_explicit(&buf->sb[rb_subbuf_index(chan, nb)].commit,
+						   memory_order_acquire);
 			return 0;
+		}
 		if (chan->g.mode == RB_MODE_DISCARD)
 			return -ENOBUFS;
 		/* I1: c == nb - (N-1)*S is the oldest sub-buffer. */
