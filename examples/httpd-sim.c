@@ -6,7 +6,8 @@
  * Each worker thread handles REQUESTS requests: request_start, some work,
  * request_end (and an error for every 10th). --wait: read a line from
  * standard input before starting (so that tracing can start meanwhile);
- * --phases N: handle the requests N times, reading a line before each;
+ * --phases N: handle the requests N times, reading a line before each and
+ * printing one after each;
  * --fork: fork first, and the child handles as many requests (its thread
  * ids are numbered after the parent's); --dlopen: load the probes from a
  * shared object first (httpd-sim-dyn, whose call sites link to their probes
@@ -116,6 +117,12 @@ int main(int argc, char **argv)
 		}
 		for (unsigned i = 0; i < threads; i++)
 			pthread_join(w[i].thread, NULL);
+		if (phases > 1) {
+			/* a test driving the phases waits for this line */
+			printf("httpd-sim%s: phase %u done\n", child == 0 ? " (child)" : "",
+			       phase + 1);
+			fflush(stdout);
+		}
 	}
 	printf("httpd-sim%s: %u threads handled %lu requests each\n", child == 0 ? " (child)" : "",
 	       threads, requests * phases);

@@ -54,6 +54,17 @@ enum ltt_error {
 	LTT_ERR_CONTEXT_UNAVAILABLE,	/* the machine cannot count it (e.g. no PMU) */
 	LTT_ERR_ID_TRACKED,		/* the value is in the inclusion set already */
 	LTT_ERR_ID_NOT_TRACKED,		/* the value is not in the inclusion set */
+	LTT_ERR_SNAPSHOT_OUTPUT_EXISTS,	/* the session has its snapshot output already */
+	LTT_ERR_SNAPSHOT_OUTPUT_NOT_FOUND,
+	LTT_ERR_NO_SNAPSHOT_OUTPUT,	/* nowhere to write a snapshot */
+	LTT_ERR_ROTATION_UNAVAILABLE,	/* snapshot sessions and sessions without output */
+	LTT_ERR_NOT_STARTED,		/* the session never started / is not tracing */
+	LTT_ERR_ROTATED_AFTER_STOP,	/* rotated once already since it stopped */
+	LTT_ERR_ROTATION_SCHEDULE_SET,	/* a schedule of this kind is set already */
+	LTT_ERR_ROTATION_SCHEDULE_NOT_SET,
+	LTT_ERR_SESSION_FILE,		/* a session file is malformed (detail: FILE:LINE:COLUMN) */
+	LTT_ERR_SESSION_FILE_EXISTS,	/* saving would replace a file (use force) */
+	LTT_ERR_SESSION_FILE_NOT_FOUND,
 	LTT_ERR_LAST
 };
 
@@ -112,15 +123,118 @@ int ltt_session_start(struct ltt_ctl *ctl, const char *name);
 /* Returns once every event recorded before it is in the trace files. */
 int ltt_session_stop(struct ltt_ctl *ctl, const char *name);
 
+/* ---- Snapshots ----------------------------------------------------------- */
+
+struct ltt_snapshot_attr {
+	uint32_t size;		/* sizeof(struct ltt_snapshot_attr) */
+	const char *name;	/* NULL: the output's name */
+	const char *path;	/* absolute; NULL: the session's snapshot output */
+	uint64_t max_size;	/* bytes of stream data at most; 0: the output's limit */
+};
+void ltt_snapshot_attr_init(struct ltt_snapshot_attr *attr);
+
 /*
  * Writes what the buffers of a snapshot session hold now, without stopping
- * the writers, as a complete trace in OUTPUT/NAME-YYYYMMDD-HHMMSS-N (name
- * NULL: "snapshot"; N counts the session's snapshots). On success
- * *ret_path (may be NULL) receives the directory (free() it).
- * -LTT_ERR_NOT_SNAPSHOT for a session that is not in snapshot mode.
+ * the writers, as a complete trace in DIR/NAME-YYYYMMDD-HHMMSS-N, where DIR
+ * and NAME are the snapshot output's (attr NULL) or attr's, and N counts the
+ * session's snapshots. With a maximum size, each stream keeps its newest
+ * sub-buffers, as many per stream as fit in the size over all streams
+ * (-LTT_ERR_INVALID_ATTR if not even one each fits). What the buffers lost
+ * before (overwritten, or left out by the size) shows to readers as
+ * discarded packets. On success *ret_path (may be NULL) receives the
+ * directory (free() it). -LTT_ERR_NOT_SNAPSHOT for a session that is not in
+ * snapshot mode, -LTT_ERR_NO_SNAPSHOT_OUTPUT when no path is known.
  */
-int ltt_snapshot_record(struct ltt_ctl *ctl, const char *session, const char *name,
-			char **ret_path);
+int ltt_snapshot_record(struct ltt_ctl *ctl, const char *session,
+			const struct ltt_snapshot_attr *attr, char **ret_path);
+
+/*
+ * Sets the snapshot output of a snapshot session (at most one: delete the
+ * current one first): where `snapshot record` writes. name NULL: snapshot-ID.
+ * On success *ret_id (may be NULL) receives its id.
+ */
+int ltt_snapshot_output_add(struct ltt_ctl *ctl, const char *session, const char *name,
+			    const char *path, uint64_t max_size, uint32_t *ret_id);
+/* Removes it, by id (name NULL) or by name. */
+int ltt_snapshot_output_del(struct ltt_ctl *ctl, const char *session, uint32_t id,
+			    const char *name);
+
+struct ltt_snapshot_output_list;
+/* The session's snapshot outputs. Free with ltt_snapshot_output_list_free(). */
+int ltt_snapshot_output_list_get(struct ltt_ctl *ctl, const char *session,
+				 struct ltt_snapshot_output_list **ret);
+size_t ltt_snapshot_output_list_count(const struct ltt_snapshot_output_list *l);
+/* Entry i; the strings belong to the list. */
+void ltt_snapshot_output_list_entry(const struct ltt_snapshot_output_list *l, size_t i,
+				    uint32_t *ret_id, const char **ret_name, const char **ret_path,
+				    uint64_t *ret_max_size);
+void ltt_snapshot_output_list_free(struct ltt_snapshot_output_list *l);
+
+/* ---- Trace chunks: rotation, clear, metadata --------------------------------- */
+
+/*
+ * Rotates a session: what it recorded so far becomes a complete trace in
+ * OUTPUT/archives/BEGIN-END-INDEX while recording goes on in a new chunk.
+ * On success *ret_archive (may be NULL) receives the archive's directory
+ * (free() it). -LTT_ERR_ROTATION_UNAVAILABLE (snapshot session, no
+ * output), -LTT_ERR_NOT_STARTED (never started),
+ * -LTT_ERR_ROTATED_AFTER_STOP.
+ */
+int ltt_session_rotate(struct ltt_ctl *ctl, const char *session, char **ret_archive);
+
+/*
+ * Schedules rotations: every timer_us microseconds while tracing, and/or
+ * whenever the current chunk holds size bytes (0: leave that kind alone).
+ * -LTT_ERR_ROTATION_SCHEDULE_SET if one of that kind exists.
+ */
+int ltt_rotation_enable(struct ltt_ctl *ctl, const char *session, uint64_t timer_us,
+			uint64_t size);
+/* Unschedules them; -LTT_ERR_ROTATION_SCHEDULE_NOT_SET if one asked for is not set. */
+int ltt_rotation_disable(struct ltt_ctl *ctl, const char *session, bool timer, bool size);
+
+/*
+ * Drops what the session recorded so far: its buffers and its current
+ * chunk's trace files (archived chunks stay); recording goes on if it is
+ * tracing. A snapshot session's buffers only.
+ */
+int ltt_session_clear(struct ltt_ctl *ctl, const char *session);
+
+/*
+ * Samples the wall time again (realtime - monotonic) and rewrites the
+ * metadata files with it. -LTT_ERR_NOT_STARTED unless the session is
+ * tracing; -LTT_ERR_INVALID_ATTR for per-PID channels.
+ */
+int ltt_regenerate_metadata(struct ltt_ctl *ctl, const char *session);
+
+/* ---- Session files: save and load ----------------------------------------- */
+
+/*
+ * Writes the configuration of a session (NULL: every session) into
+ * DIR/NAME.ltt-session (dir absolute). Without force an existing file is not
+ * replaced (-LTT_ERR_SESSION_FILE_EXISTS). Returns the number of files
+ * written.
+ */
+int ltt_session_save(struct ltt_ctl *ctl, const char *session, const char *dir, bool force);
+
+struct ltt_load_attr {
+	uint32_t size;			/* sizeof(struct ltt_load_attr) */
+	const char *const *paths;	/* absolute files or directories, searched in order */
+	size_t n_paths;
+	bool force;			/* replace sessions of the same name */
+	const char *override_url;	/* another output (absolute path or file://PATH) */
+	const char *override_name;	/* another name (one session only) */
+};
+void ltt_load_attr_init(struct ltt_load_attr *attr);
+
+/*
+ * Creates the session (NULL: every session) described in the files of
+ * attr->paths: a directory holds NAME.ltt-session files, the first
+ * directory having one wins. Nothing is created if a file is malformed
+ * (-LTT_ERR_SESSION_FILE, the detail says FILE:LINE:COLUMN and why) or a
+ * session exists without force. A session saved while tracing starts.
+ * Returns the number of sessions created.
+ */
+int ltt_session_load(struct ltt_ctl *ctl, const char *session, const struct ltt_load_attr *attr);
 
 /* ---- Channels and event rules ------------------------------------------ */
 
@@ -139,6 +253,8 @@ struct ltt_channel_attr {
 	uint64_t read_timer_us;
 	int64_t blocking_timeout_us;	/* 0: never block; -1: block for ever */
 	enum ltt_buffers buffers;
+	uint64_t tracefile_size;	/* bytes per stream file (>= subbuf_size); 0: one file */
+	uint32_t tracefile_count;	/* stream files kept, the oldest replaced; 0: all */
 };
 /* Fills the defaults of a channel of the domain. */
 void ltt_channel_attr_init(struct ltt_channel_attr *attr, enum ltt_domain domain);
@@ -255,6 +371,9 @@ const char *ltt_session_output(const struct ltt_session *s);
 bool ltt_session_active(const struct ltt_session *s);
 /* Whether the session is a flight recorder (created with snapshot). */
 bool ltt_session_snapshot(const struct ltt_session *s);
+/* Its automatic rotations: every *ret_timer_us, at *ret_size bytes (0: none). */
+void ltt_session_rotation(const struct ltt_session *s, uint64_t *ret_timer_us,
+			  uint64_t *ret_size);
 size_t ltt_session_channel_count(const struct ltt_session *s);
 
 struct ltt_channel;	/* belongs to its ltt_session */

@@ -55,9 +55,17 @@ int cli_set_current_session(const char *name);
 /* Forgets the current session if it is `name`. */
 void cli_clear_current_session(const char *name);
 
+/*
+ * An output given on the command line (PATH, relative to the current
+ * directory or absolute, or file://PATH) as an absolute path in buf (the
+ * daemon has another working directory). Reports its own error (network
+ * URLs are not supported); 0 or 1.
+ */
+int cli_output_path(const char *arg, char *buf, size_t size);
+
 /* "4096", "4k", "1M", "2G" (powers of 1024). 0 or -EINVAL. */
 int cli_parse_size(const char *s, uint64_t *ret);
-/* A duration in µs: "200", "200us", "10ms", "1s". 0 or -EINVAL. */
+/* A duration in µs: "200", "200us", "10ms", "1s", "5m", "1h". 0 or -EINVAL. */
 int cli_parse_usec(const char *s, uint64_t *ret);
 
 /*
@@ -96,15 +104,24 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_add_context(int argc, char **argv);
 int cmd_track(int argc, char **argv);
 int cmd_untrack(int argc, char **argv);
+int cmd_rotate(int argc, char **argv);
+int cmd_enable_rotation(int argc, char **argv);
+int cmd_disable_rotation(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
+int cmd_regenerate(int argc, char **argv);
+int cmd_save(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-/* A command acting on one session by name (destroy, start, stop). */
+/* A command acting on one session by name (destroy, start, stop, clear, rotate). */
 struct cli_session_op {
 	const char *help;
 	int (*op)(struct ltt_ctl *ctl, const char *name);
+	/* instead of op: one that returns a path, printed after done_after (free() it) */
+	int (*op_path)(struct ltt_ctl *ctl, const char *name, char **ret_path);
 	const char *verb;	/* "destroy": the error says "cannot destroy session 'x'" */
 	const char *done_before, *done_after;	/* printed around the name on success */
 	bool forget;		/* the session no longer exists after op */

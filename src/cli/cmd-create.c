@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char help[] =
 	"Usage: ltt create [NAME] [--output DIR | --no-output] [--snapshot]\n"
@@ -18,7 +17,8 @@ static const char help[] =
 	"                     $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS)\n"
 	"      --no-output    record into memory only\n"
 	"      --snapshot     flight recorder: channels overwrite, and `ltt snapshot\n"
-	"                     record` writes what they hold under the output\n"
+	"                     record` writes what they hold under the output (or, with\n"
+	"                     --no-output, where `ltt snapshot add-output` says)\n"
 	"  -h, --help         show this help\n";
 
 int cmd_create(int argc, char **argv)
@@ -42,19 +42,8 @@ int cmd_create(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			/* the daemon has another working directory: send an absolute path */
-			if (optarg[0] == '/') {
-				snprintf(output, sizeof(output), "%s", optarg);
-			} else {
-				char cwd[PATH_MAX];
-
-				if (!getcwd(cwd, sizeof(cwd)) ||
-				    snprintf(output, sizeof(output), "%s/%s", cwd, optarg) >=
-					    (int)sizeof(output)) {
-					cli_error("output path too long: %s", optarg);
-					return 1;
-				}
-			}
+			if (cli_output_path(optarg, output, sizeof(output)))
+				return 1;
 			attr.output = output;
 			break;
 		case 'N':

@@ -25,8 +25,12 @@ static const char help[] =
 	"                           default), inf, or a duration (the app must opt in)\n"
 	"      --buffers-uid        one set of buffers per user (default)\n"
 	"      --buffers-pid        one set of buffers per process\n"
+	"  -C, --tracefile-size SIZE  split each stream into files of SIZE bytes at\n"
+	"                           most (CHANNEL_CPU_K; at least the sub-buffer size)\n"
+	"  -W, --tracefile-count N  keep N files per stream, the oldest replaced\n"
+	"                           (needs --tracefile-size; default: all)\n"
 	"  -h, --help               show this help\n"
-	"Durations take a unit: us (default), ms, s. Sizes: k, M, G.\n";
+	"Durations take a unit: us (default), ms, s, m, h. Sizes: k, M, G.\n";
 
 enum { OPT_DISCARD = 256, OPT_OVERWRITE, OPT_SUBBUF_SIZE, OPT_NUM_SUBBUF, OPT_SWITCH_TIMER,
        OPT_READ_TIMER, OPT_BLOCKING_TIMEOUT, OPT_BUFFERS_UID, OPT_BUFFERS_PID };
@@ -35,7 +39,37 @@ struct channel_opts {
 	bool overwrite_set, overwrite, buffers_set;
 	enum ltt_buffers buffers;
 	const char *subbuf_size, *num_subbuf, *switch_timer, *read_timer, *blocking;
+	const char *tracefile_size, *tracefile_count;
 };
+
+/* Applies --tracefile-size and --tracefile-count as LTTng does; 0 or exit status 2. */
+static int apply_tracefile(const struct channel_opts *o, struct ltt_channel_attr *attr)
+{
+	uint64_t v;
+
+	if (o->tracefile_size && cli_parse_size(o->tracefile_size, &attr->tracefile_size) < 0) {
+		cli_error("invalid trace file size '%s'", o->tracefile_size);
+		return 2;
+	}
+	if (o->tracefile_count) {
+		if (cli_parse_size(o->tracefile_count, &v) < 0 || v > UINT32_MAX) {
+			cli_error("invalid trace file count '%s'", o->tracefile_count);
+			return 2;
+		}
+		attr->tracefile_count = (uint32_t)v;
+	}
+	if (attr->tracefile_count && !attr->tracefile_size) {
+		cli_error("a trace file count needs a trace file size (--tracefile-size)");
+		return 2;
+	}
+	if (attr->tracefile_size && attr->tracefile_size < attr->subbuf_size) {
+		fprintf(stderr, "Warning: trace file size rounded up from %llu to the sub-buffer "
+			"size (%llu)\n", (unsigned long long)attr->tracefile_size,
+			(unsigned long long)attr->subbuf_size);
+		attr->tracefile_size = attr->subbuf_size;
+	}
+	return 0;
+}
 
 /* Applies the options to attr (holding the domain's defaults); 0 or exit status 2. */
 static int apply(const struct channel_opts *o, struct ltt_channel_attr *attr)
@@ -67,7 +101,7 @@ static int apply(const struct channel_opts *o, struct ltt_channel_attr *attr)
 		else
 			attr->blocking_timeout_us = (int64_t)v;
 	}
-	return 0;
+	return apply_tracefile(o, attr);
 bad:
 	cli_error("invalid size or duration in the channel options");
 	return 2;
@@ -88,6 +122,8 @@ int cmd_enable_channel(int argc, char **argv)
 		{ "blocking-timeout", required_argument, NULL, OPT_BLOCKING_TIMEOUT },
 		{ "buffers-uid", no_argument, NULL, OPT_BUFFERS_UID },
 		{ "buffers-pid", no_argument, NULL, OPT_BUFFERS_PID },
+		{ "tracefile-size", required_argument, NULL, 'C' },
+		{ "tracefile-count", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -100,7 +136,7 @@ int cmd_enable_channel(int argc, char **argv)
 
 	if (cli_wants_help(argc, argv, help))
 		return 0;
-	while ((c = getopt_long(argc, argv, "uks:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "uks:C:W:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
 		case 'k':
@@ -118,6 +154,8 @@ int cmd_enable_channel(int argc, char **argv)
 		case OPT_SWITCH_TIMER: o.switch_timer = optarg; break;
 		case OPT_READ_TIMER: o.read_timer = optarg; break;
 		case OPT_BLOCKING_TIMEOUT: o.blocking = optarg; break;
+		case 'C': o.tracefile_size = optarg; break;
+		case 'W': o.tracefile_count = optarg; break;
 		case OPT_BUFFERS_UID:
 		case OPT_BUFFERS_PID:
 			o.buffers_set = true;

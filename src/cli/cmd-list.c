@@ -66,6 +66,15 @@ static void print_channel(const struct ltt_channel *c)
 	printf("      %-18s%s\n", "Buffering:",
 	       a.buffers == LTT_BUFFERS_PID ? "per-process" :
 	       a.buffers == LTT_BUFFERS_UID ? "per-user" : "global");
+	if (a.tracefile_count)
+		printf("      %-18s%" PRIu32 " per stream\n", "Trace file count:", a.tracefile_count);
+	else
+		printf("      %-18s%s per stream\n", "Trace file count:",
+		       a.tracefile_size ? "unlimited" : "1");
+	if (a.tracefile_size)
+		printf("      %-18s%" PRIu64 " bytes\n", "Trace file size:", a.tracefile_size);
+	else
+		printf("      %-18sunlimited\n", "Trace file size:");
 	if (ltt_channel_context_count(c)) {
 		printf("\n    Context fields:\n");
 		for (size_t k = 0; k < ltt_channel_context_count(c); k++)
@@ -146,10 +155,19 @@ static void print_session(const struct ltt_session *s)
 	printf("Tracing session %s: [%s%s]\n", ltt_session_name(s),
 	       ltt_session_active(s) ? "active" : "inactive",
 	       ltt_session_snapshot(s) ? " snapshot" : "");
+	uint64_t timer_us, size;
+
 	if (ltt_session_output(s)[0])
 		printf("    Trace output: %s\n", ltt_session_output(s));
 	else
 		printf("    Trace output: none (memory only)\n");
+	ltt_session_rotation(s, &timer_us, &size);
+	if (timer_us || size)
+		printf("\nAutomatic rotation schedules:\n");
+	if (timer_us)
+		printf("    timer period: %" PRIu64 " us\n", timer_us);
+	if (size)
+		printf("    size threshold: %" PRIu64 " bytes\n", size);
 	for (size_t d = 0; d < 2; d++) {
 		enum ltt_domain domain = domains[d].domain;
 		size_t n = 0;

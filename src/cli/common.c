@@ -155,6 +155,34 @@ void cli_clear_current_session(const char *name)
 		unlink(path);
 }
 
+int cli_output_path(const char *arg, char *buf, size_t size)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (strncmp(arg, "file://", 7) == 0)
+		arg += 7;
+	else if (strstr(arg, "://")) {
+		cli_error("%s: network outputs are not supported: give a local path", arg);
+		return 1;
+	}
+	if (!*arg) {
+		cli_error("an output path is empty");
+		return 1;
+	}
+	if (arg[0] == '/')
+		n = snprintf(buf, size, "%s", arg);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, size, "%s/%s", cwd, arg);
+	else
+		n = -1;
+	if (n < 0 || (size_t)n >= size) {
+		cli_error("output path too long: %s", arg);
+		return 1;
+	}
+	return 0;
+}
+
 /* Parses an unsigned number followed by a unit from units[] (NULL-terminated). */
 static int parse_with_units(const char *s, const char *const *units, const uint64_t *scale,
 			    uint64_t *ret)
@@ -188,8 +216,8 @@ int cli_parse_size(const char *s, uint64_t *ret)
 
 int cli_parse_usec(const char *s, uint64_t *ret)
 {
-	static const char *const units[] = { "", "us", "ms", "s", NULL };
-	static const uint64_t scale[] = { 1, 1, 1000, 1000000 };
+	static const char *const units[] = { "", "us", "ms", "s", "m", "h", NULL };
+	static const uint64_t scale[] = { 1, 1, 1000, 1000000, 60000000, 3600000000 };
 
 	return parse_with_units(s, units, scale, ret);
 }

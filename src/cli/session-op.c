@@ -7,13 +7,15 @@
 
 static int run_op(const struct cli_session_op *o, struct ltt_ctl *ctl, const char *name)
 {
-	int r = o->op(ctl, name);
+	char *path = NULL;
+	int r = o->op_path ? o->op_path(ctl, name, &path) : o->op(ctl, name);
 
 	if (r < 0)
 		return cli_fail(ctl, r, "cannot %s session '%s'", o->verb, name);
 	if (o->forget)
 		cli_clear_current_session(name);
-	cli_say("%s%s%s\n", o->done_before, name, o->done_after);
+	cli_say("%s%s%s%s\n", o->done_before, name, o->done_after, path ? path : "");
+	free(path);
 	return 0;
 }
 

@@ -27,26 +27,13 @@
 #include "ctf/ctf-rb-client.h"
 #include "ltt-config.h"
 #include "proto/consumer-protocol.h"
-#include "stream.h"
+#include "channel.h"
 #include "util/fs.h"
 
 #define MAX_CHANNELS 256
 #define DEFAULT_READ_NS (200 * 1000000ull)
 #define STUCK_NS (1000 * 1000000ull)
 #define FLUSH_WAIT_NS (1000 * 1000000ull)
-
-struct channel {
-	uint64_t key;
-	struct rb_channel *chan;
-	struct cons_stream **streams;	/* one per CPU buffer */
-	unsigned ncpu;
-	int wakeup_fd;
-	uint64_t switch_ns, read_ns;
-	bool snapshot;		/* flight recorder: never drained, written by SNAPSHOT */
-	char name[256];		/* the channel (stream file prefix) */
-	uint32_t stream_id;
-	uint8_t uuid[16];
-};
 
 static struct channel *channels[MAX_CHANNELS];
 static unsigned n_channels;
@@ -75,6 +62,7 @@ static void channel_free(struct channel *c)
 	for (unsigned i = 0; c->streams && i < c->ncpu; i++)
 		cons_stream_free(c->streams[i]);
 	free(c->streams);
+	rotation_channel_fini(c);
 	rb_channel_free(c->chan);
 	if (c->wakeup_fd >= 0)
 		close(c->wakeup_fd);
@@ -92,8 +80,7 @@ static struct channel *find(uint64_t key, unsigned *ret_index)
 	return NULL;
 }
 
-/* Writes what every CPU buffer of c has ready; a write error is logged once. */
-static int drain(struct channel *c)
+int cons_channel_drain(struct channel *c)
 {
 	int total = 0;
 
@@ -110,15 +97,7 @@ static int drain(struct channel *c)
 	return total;
 }
 
-/*
- * Closes the open sub-buffers (with RB_FLUSH_EMPTY in flags, an empty one
- * too: a packet that carries the latest discarded count and end time) and
- * writes everything committed. A writer
- * still inside a record gets FLUSH_WAIT_NS to commit it (polling the
- * buffer: it has no other way to signal); what is still open then stays in
- * the buffer for a later drain.
- */
-static int flush(struct channel *c, unsigned flags)
+int cons_channel_settle(struct channel *c, unsigned flags, int (*consume)(struct channel *c))
 {
 	uint64_t deadline = now_ns() + FLUSH_WAIT_NS;
 	int r;
@@ -133,7 +112,7 @@ static int flush(struct channel *c, unsigned flags)
 	for (;;) {
 		bool pending = false;
 
-		if ((r = drain(c)) < 0)
+		if ((r = consume(c)) < 0)
 			return r;
 		for (unsigned cpu = 0; cpu < c->ncpu && !pending; cpu++) {
 			struct rb_stats st;
@@ -150,7 +129,8 @@ static int flush(struct channel *c, unsigned flags)
 
 static int add_channel(const struct proto_msg *m, const char **detail)
 {
-	uint64_t key, stream_id, sw = 0, rd = 0, snapshot = 0;
+	uint64_t key, stream_id, sw = 0, rd = 0, snapshot = 0, tf_count = 0;
+	struct tracefile_limits limits = { 0 };
 	const char *dir, *name;
 	const void *uuid;
 	size_t uuid_len;
@@ -165,7 +145,10 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 	    proto_get_u64(&m->attrs, CONS_A_SWITCH_TIMER, &sw) == -EBADMSG ||
 	    proto_get_u64(&m->attrs, CONS_A_READ_TIMER, &rd) == -EBADMSG || m->n_fds != 2 ||
 	    proto_get_u64(&m->attrs, CONS_A_SNAPSHOT, &snapshot) == -EBADMSG ||
-	    stream_id > UINT32_MAX || dir[0] != '/' || strlen(name) >= sizeof(c->name)) {
+	    proto_get_u64(&m->attrs, CONS_A_TRACEFILE_SIZE, &limits.size) == -EBADMSG ||
+	    proto_get_u64(&m->attrs, CONS_A_TRACEFILE_COUNT, &tf_count) == -EBADMSG ||
+	    tf_count > UINT32_MAX || stream_id > UINT32_MAX || dir[0] != '/' ||
+	    strlen(name) >= sizeof(c->name)) {
 		*detail = "malformed ADD_CHANNEL";
 		return -EBADMSG;
 	}
@@ -191,12 +174,14 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 	}
 	c->ncpu = c->chan->g.nr_cpus;
 	c->streams = calloc(c->ncpu, sizeof(*c->streams));
-	if (!c->streams) {
+	if (!c->streams || rotation_channel_init(c) < 0) {
 		r = -ENOMEM;
 		goto err;
 	}
+	limits.count = (uint32_t)tf_count;
 	for (unsigned cpu = 0; cpu < c->ncpu && !snapshot; cpu++) {
-		r = cons_stream_create(dir, name, cpu, (uint32_t)stream_id, uuid, &c->streams[cpu]);
+		r = cons_stream_create(dir, name, cpu, (uint32_t)stream_id, uuid, &limits,
+				       &c->streams[cpu]);
 		if (r < 0) {
 			*detail = "cannot create the stream files";
 			goto err;
@@ -208,50 +193,6 @@ static int add_channel(const struct proto_msg *m, const char **detail)
 	return 0;
 err:
 	channel_free(c);
-	return r;
-}
-
-static int snapshot_packet(const struct rb_packet *pkt, void *arg)
-{
-	return cons_stream_write(arg, pkt) < 0 ? 1 : 0;
-}
-
-/*
- * Writes what channel c's buffers hold now into DIR/CHANNEL_CPU (+ index),
- * while writers go on (rb_snapshot copies each sub-buffer out and keeps it
- * only if it was not overwritten meanwhile).
- */
-static int snapshot(struct channel *c, const char *dir, struct proto_builder *reply,
-		    const char **detail)
-{
-	uint64_t packets = 0, overwritten = 0, incomplete = 0;
-	void *scratch = malloc(c->chan->g.subbuf_size);
-	int r = scratch ? 0 : -ENOMEM;
-
-	for (unsigned cpu = 0; r == 0 && cpu < c->ncpu; cpu++) {
-		struct cons_stream *s;
-		struct cons_stream_stats st;
-		uint64_t over = 0, inc = 0;
-
-		r = cons_stream_create(dir, c->name, cpu, c->stream_id, c->uuid, &s);
-		if (r < 0) {
-			*detail = "cannot create the snapshot's stream files";
-			break;
-		}
-		if (rb_snapshot(c->chan, cpu, scratch, snapshot_packet, s, &over, &inc) != 0) {
-			*detail = "cannot write the snapshot";
-			r = -EIO;
-		}
-		cons_stream_get_stats(s, &st);
-		packets += st.packets;
-		overwritten += over;
-		incomplete += inc;
-		cons_stream_free(s);
-	}
-	free(scratch);
-	proto_put_u64(reply, CONS_A_PACKETS, packets);
-	proto_put_u64(reply, CONS_A_OVERWRITTEN, overwritten);
-	proto_put_u64(reply, CONS_A_INCOMPLETE, incomplete);
 	return r;
 }
 
@@ -296,7 +237,8 @@ static void handle(int sock, struct proto_msg *m)
 
 	proto_builder_init(&reply, CONS_REPLY, m->hdr.seq);
 	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
-	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT) {
+	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT ||
+	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR || m->hdr.type == CONS_START) {
 		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 || !(c = find(key, &index))) {
 			r = -ENOENT;
 			goto out;
@@ -310,17 +252,38 @@ static void handle(int sock, struct proto_msg *m)
 		r = write_metadata(m, &detail);
 		break;
 	case CONS_FLUSH:
-		r = c->snapshot ? 0 : flush(c, RB_FLUSH_EMPTY);
+		r = c->snapshot ? 0 : cons_channel_settle(c, RB_FLUSH_EMPTY, cons_channel_drain);
+		c->stopped = true;
+		break;
+	case CONS_START:
+		c->stopped = false;
+		r = 0;
 		break;
 	case CONS_SNAPSHOT: {
 		const char *dir;
+		uint64_t max = 0;
 
-		r = proto_get_str(&m->attrs, CONS_A_DIR, &dir) == 0 && dir[0] == '/'
-			    ? snapshot(c, dir, &reply, &detail) : -EBADMSG;
+		r = proto_get_str(&m->attrs, CONS_A_DIR, &dir) == 0 && dir[0] == '/' &&
+				    proto_get_u64(&m->attrs, CONS_A_MAX_PACKETS, &max) != -EBADMSG
+			    ? rotation_snapshot(c, dir, max, &reply, &detail) : -EBADMSG;
 		break;
 	}
+	case CONS_ROTATE: {
+		const char *dir = NULL;
+		const void *uuid;
+		size_t len;
+
+		r = (proto_get_str(&m->attrs, CONS_A_DIR, &dir) == -ENOENT || dir[0] == '/') &&
+				    proto_get_bytes(&m->attrs, CONS_A_UUID, &uuid, &len) == 0 &&
+				    len == 16
+			    ? rotation_rotate(c, dir, uuid, &detail) : -EBADMSG;
+		break;
+	}
+	case CONS_CLEAR:
+		r = rotation_clear(c, &detail);
+		break;
 	case CONS_DEL_CHANNEL:
-		r = c->snapshot ? 0 : flush(c, 0);
+		r = c->snapshot ? 0 : cons_channel_settle(c, 0, cons_channel_drain);
 		channel_free(c);
 		channels[index] = channels[--n_channels];
 		break;
@@ -362,11 +325,12 @@ static int service(void)
 
 		if (c->snapshot)
 			continue;	/* the buffers keep the newest data until a snapshot */
-		rb_consumer_tick(c->chan, now, c->switch_ns, STUCK_NS);
-		drain(c);
+		/* a stopped session's packets are all out: no more (empty) ones */
+		rb_consumer_tick(c->chan, now, c->stopped ? 0 : c->switch_ns, STUCK_NS);
+		cons_channel_drain(c);
 		if (c->read_ns < period)
 			period = c->read_ns;
-		if (c->switch_ns && c->switch_ns < period)
+		if (c->switch_ns && !c->stopped && c->switch_ns < period)
 			period = c->switch_ns;
 		/* announce the sleep; a delivery meanwhile means: do not sleep */
 		if (rb_consumer_prepare_sleep(c->chan) == 1)
@@ -420,7 +384,7 @@ int main(int argc, char **argv)
 	/* write out what the buffers hold before leaving */
 	while (n_channels) {
 		if (!channels[n_channels - 1]->snapshot)
-			flush(channels[n_channels - 1], 0);
+			cons_channel_settle(channels[n_channels - 1], 0, cons_channel_drain);
 		channel_free(channels[--n_channels]);
 	}
 	return 0;

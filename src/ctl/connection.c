@@ -100,3 +100,59 @@ int ctl_request(struct ltt_ctl *ctl, struct proto_builder *b, struct proto_msg *
 		proto_msg_free(reply);
 	return (int)status;
 }
+
+int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b)
+{
+	struct proto_msg reply;
+	int r = ctl_request(ctl, b, &reply);
+
+	if (r == 0)
+		proto_msg_free(&reply);
+	return r;
+}
+
+int ctl_session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name)
+{
+	struct proto_builder b;
+
+	if (!name)
+		return -EINVAL;
+	ctl_begin(ctl, &b, type);
+	proto_put_str(&b, CTL_A_SESSION, name);
+	return ctl_simple_request(ctl, &b);
+}
+
+int ctl_request_str(struct ltt_ctl *ctl, struct proto_builder *b, uint16_t id, bool required,
+		    char **ret)
+{
+	struct proto_msg reply;
+	const char *value;
+	int r = ctl_request(ctl, b, &reply);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(&reply.attrs, id, &value) < 0) {
+		if (required)
+			r = -LTT_ERR_PROTOCOL;
+		else if (ret)
+			*ret = NULL;
+	} else if (ret && !(*ret = strdup(value))) {
+		r = -ENOMEM;
+	}
+	proto_msg_free(&reply);
+	return r;
+}
+
+int ctl_request_count(struct ltt_ctl *ctl, struct proto_builder *b)
+{
+	struct proto_msg reply;
+	uint64_t count;
+	int r = ctl_request(ctl, b, &reply);
+
+	if (r < 0)
+		return r;
+	r = proto_get_u64(&reply.attrs, CTL_A_COUNT, &count) < 0 || count > INT32_MAX
+		    ? -LTT_ERR_PROTOCOL : (int)count;
+	proto_msg_free(&reply);
+	return r;
+}

@@ -31,5 +31,17 @@ int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b);
 /* Appends SESSION, DOMAIN and, if not NULL, CHANNEL. */
 void ctl_put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
 		    const char *channel);
+/* A request naming one session (name NULL: -EINVAL) and nothing else. */
+int ctl_session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name);
+
+/* Sends a request whose reply carries a COUNT; returns it (or the error). */
+int ctl_request_count(struct ltt_ctl *ctl, struct proto_builder *b);
+
+/*
+ * Sends a request and copies the reply's string attribute id into *ret
+ * (may be NULL; free() it): absent when required gives -LTT_ERR_PROTOCOL.
+ */
+int ctl_request_str(struct ltt_ctl *ctl, struct proto_builder *b, uint16_t id, bool required,
+		    char **ret);
 
 #endif /* LTT_CTL_INTERNAL_H */

@@ -32,6 +32,21 @@ static const char *const messages[LTT_ERR_LAST - LTT_ERR_FIRST] = {
 	[LTT_ERR_CONTEXT_UNAVAILABLE - LTT_ERR_FIRST] = "Context unavailable on this machine",
 	[LTT_ERR_ID_TRACKED - LTT_ERR_FIRST] = "Already in the inclusion set",
 	[LTT_ERR_ID_NOT_TRACKED - LTT_ERR_FIRST] = "Not in the inclusion set",
+	[LTT_ERR_SNAPSHOT_OUTPUT_EXISTS - LTT_ERR_FIRST] = "Snapshot output already exists",
+	[LTT_ERR_SNAPSHOT_OUTPUT_NOT_FOUND - LTT_ERR_FIRST] = "Snapshot output not found",
+	[LTT_ERR_NO_SNAPSHOT_OUTPUT - LTT_ERR_FIRST] = "The session has no snapshot output",
+	[LTT_ERR_ROTATION_UNAVAILABLE - LTT_ERR_FIRST] =
+		"Rotation is not available for this kind of session",
+	[LTT_ERR_NOT_STARTED - LTT_ERR_FIRST] = "Session not started",
+	[LTT_ERR_ROTATED_AFTER_STOP - LTT_ERR_FIRST] =
+		"Session was already rotated once since it stopped",
+	[LTT_ERR_ROTATION_SCHEDULE_SET - LTT_ERR_FIRST] =
+		"A rotation schedule of this kind is already set",
+	[LTT_ERR_ROTATION_SCHEDULE_NOT_SET - LTT_ERR_FIRST] =
+		"No rotation schedule of this kind is set",
+	[LTT_ERR_SESSION_FILE - LTT_ERR_FIRST] = "Invalid session file",
+	[LTT_ERR_SESSION_FILE_EXISTS - LTT_ERR_FIRST] = "Session file already exists",
+	[LTT_ERR_SESSION_FILE_NOT_FOUND - LTT_ERR_FIRST] = "Session file not found",
 };
 
 LTT_EXPORT const char *ltt_strerror(int err)

@@ -35,27 +35,6 @@ LTT_EXPORT void ltt_event_rule_init(struct ltt_event_rule *rule)
 	};
 }
 
-int ctl_simple_request(struct ltt_ctl *ctl, struct proto_builder *b)
-{
-	struct proto_msg reply;
-	int r = ctl_request(ctl, b, &reply);
-
-	if (r == 0)
-		proto_msg_free(&reply);
-	return r;
-}
-
-static int session_request(struct ltt_ctl *ctl, enum ctl_msg_type type, const char *name)
-{
-	struct proto_builder b;
-
-	if (!name)
-		return -EINVAL;
-	ctl_begin(ctl, &b, type);
-	proto_put_str(&b, CTL_A_SESSION, name);
-	return ctl_simple_request(ctl, &b);
-}
-
 LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 				  const struct ltt_session_attr *attr, char **ret_name)
 {
@@ -88,44 +67,19 @@ LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 	return r;
 }
 
-LTT_EXPORT int ltt_snapshot_record(struct ltt_ctl *ctl, const char *session, const char *name,
-				   char **ret_path)
-{
-	struct proto_builder b;
-	struct proto_msg reply;
-	const char *path;
-	int r;
-
-	if (!session)
-		return -EINVAL;
-	ctl_begin(ctl, &b, CTL_SNAPSHOT_RECORD);
-	proto_put_str(&b, CTL_A_SESSION, session);
-	if (name)
-		proto_put_str(&b, CTL_A_NAME, name);
-	r = ctl_request(ctl, &b, &reply);
-	if (r < 0)
-		return r;
-	if (proto_get_str(&reply.attrs, CTL_A_OUTPUT, &path) < 0)
-		r = -LTT_ERR_PROTOCOL;
-	else if (ret_path && !(*ret_path = strdup(path)))
-		r = -ENOMEM;
-	proto_msg_free(&reply);
-	return r;
-}
-
 LTT_EXPORT int ltt_session_destroy(struct ltt_ctl *ctl, const char *name)
 {
-	return session_request(ctl, CTL_SESSION_DESTROY, name);
+	return ctl_session_request(ctl, CTL_SESSION_DESTROY, name);
 }
 
 LTT_EXPORT int ltt_session_start(struct ltt_ctl *ctl, const char *name)
 {
-	return session_request(ctl, CTL_SESSION_START, name);
+	return ctl_session_request(ctl, CTL_SESSION_START, name);
 }
 
 LTT_EXPORT int ltt_session_stop(struct ltt_ctl *ctl, const char *name)
 {
-	return session_request(ctl, CTL_SESSION_STOP, name);
+	return ctl_session_request(ctl, CTL_SESSION_STOP, name);
 }
 
 void ctl_put_target(struct proto_builder *b, const char *session, enum ltt_domain domain,
@@ -167,9 +121,6 @@ LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum 
 				 const char *channel, const char *pattern, bool all)
 {
 	struct proto_builder b;
-	struct proto_msg reply;
-	uint64_t count;
-	int r;
 
 	if (!session || (!pattern && !all))
 		return -EINVAL;
@@ -177,13 +128,7 @@ LTT_EXPORT int ltt_event_disable(struct ltt_ctl *ctl, const char *session, enum 
 	ctl_put_target(&b, session, domain, channel);
 	proto_put_str(&b, CTL_A_PATTERN, pattern ? pattern : "*");
 	proto_put_u64(&b, CTL_A_ALL, all);
-	r = ctl_request(ctl, &b, &reply);
-	if (r < 0)
-		return r;
-	r = proto_get_u64(&reply.attrs, CTL_A_COUNT, &count) < 0 || count > INT32_MAX
-		    ? -LTT_ERR_PROTOCOL : (int)count;
-	proto_msg_free(&reply);
-	return r;
+	return ctl_request_count(ctl, &b);
 }
 
 /* ---- Descriptions -------------------------------------------------------- */
@@ -217,6 +162,7 @@ struct ltt_session {
 	uint8_t *buf;		/* a copy of the SESSION_DESC: strings point into it */
 	const char *name, *output;
 	bool active, snapshot;
+	uint64_t rotate_timer_us, rotate_size;
 	struct ltt_channel *channels;
 	size_t n_channels;
 	struct tracker_desc *trackers;
@@ -345,6 +291,9 @@ static int parse_session(const struct proto_attr *desc, struct ltt_session **ret
 	s->active = active;
 	if (proto_get_u64(&a, CTL_A_SNAPSHOT, &active) == 0)
 		s->snapshot = active;
+	if (proto_get_u64(&a, CTL_A_ROTATE_TIMER, &s->rotate_timer_us) == -EBADMSG ||
+	    proto_get_u64(&a, CTL_A_ROTATE_SIZE, &s->rotate_size) == -EBADMSG)
+		goto err;
 	while (proto_attrs_next(&a, &cur, &at)) {
 		struct proto_attrs ca = { at.value, at.len };
 		struct ltt_channel *channels;
@@ -479,6 +428,13 @@ LTT_EXPORT bool ltt_session_active(const struct ltt_session *s)
 LTT_EXPORT bool ltt_session_snapshot(const struct ltt_session *s)
 {
 	return s->snapshot;
+}
+
+LTT_EXPORT void ltt_session_rotation(const struct ltt_session *s, uint64_t *ret_timer_us,
+				     uint64_t *ret_size)
+{
+	*ret_timer_us = s->rotate_timer_us;
+	*ret_size = s->rotate_size;
 }
 
 LTT_EXPORT size_t ltt_session_channel_count(const struct ltt_session *s)

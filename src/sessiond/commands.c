@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +10,11 @@
 #include <time.h>
 
 #include "app.h"
-#include "clock.h"
+#include "chunk.h"
 #include "context.h"
 #include "proto/context-types.h"
+#include "save.h"
+#include "snapshot.h"
 #include "tracker.h"
 #include "ust-session.h"
 #include "util/fs.h"
@@ -62,17 +65,26 @@ static int target_session(struct request *rq, struct reg_session **ret)
 	return 0;
 }
 
+/* Whether this daemon traces domain d: 0, or -LTT_ERR_KERNEL_UNAVAILABLE with *detail. */
+static int domain_available(uint64_t d, const char **detail)
+{
+	if (d == LTT_DOMAIN_KERNEL) {
+		*detail = "the kernel domain is not available in this version of ltt";
+		return -LTT_ERR_KERNEL_UNAVAILABLE;
+	}
+	return 0;
+}
+
 /* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
 static int target_domain(struct request *rq, enum ltt_domain *domain, const char **channel)
 {
 	uint64_t d;
+	int r;
 
 	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
 		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
+	if ((r = domain_available(d, &rq->detail)) < 0)
+		return r;
 	if (d != LTT_DOMAIN_USER)
 		return -EBADMSG;
 	*domain = (enum ltt_domain)d;
@@ -97,22 +109,59 @@ static int session_create(struct request *rq)
 	r = registry_session_create(rq->reg, name, output, no_output, snapshot, &s, &rq->detail);
 	if (r < 0)
 		return r;
-	session_clock_describe(&s->clock);
 	proto_put_str(rq->reply, CTL_A_SESSION, s->name);
 	proto_put_str(rq->reply, CTL_A_OUTPUT, s->output);
 	return 0;
 }
 
+/*
+ * Destroys s: what it recorded reaches the trace files; archive gets the
+ * path of its last chunk, if it was archived ("" otherwise).
+ */
+static int destroy(struct registry *reg, struct reg_session *s, char *archive, size_t size,
+		   const char **detail)
+{
+	ust_session_free(s, consumer);
+	if (chunk_session_destroyed(s, archive, size) < 0)
+		archive[0] = '\0';
+	return registry_session_destroy(reg, s->name, detail);
+}
+
 static int session_destroy(struct request *rq)
 {
+	char archive[PATH_MAX];
 	struct reg_session *s;
 	int r = target_session(rq, &s);
 
 	if (r < 0)
 		return r;
-	/* stop first: what was recorded reaches the trace files */
-	ust_session_free(s, consumer);
-	return registry_session_destroy(rq->reg, s->name, &rq->detail);
+	r = destroy(rq->reg, s, archive, sizeof(archive), &rq->detail);
+	if (r == 0 && archive[0])
+		proto_put_str(rq->reply, CTL_A_OUTPUT, archive);
+	return r;
+}
+
+int commands_session_start(struct registry *reg, struct reg_session *s, const char **detail)
+{
+	int r;
+
+	if (s->active)
+		return -LTT_ERR_ALREADY_STARTED;
+	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
+		*detail = s->output;
+		return -LTT_ERR_NO_OUTPUT;
+	}
+	if (!commands_consumer(detail))
+		return -ECHILD;
+	r = chunk_session_starting(s, consumer, detail);
+	if (r == 0)
+		r = ust_session_start(s, consumer, detail);
+	if (r == 0)
+		r = apps_attach_session(reg, s, detail);
+	if (r < 0)
+		return consumer_failed(r, detail);
+	s->active = true;
+	return 0;
 }
 
 static int session_start(struct request *rq)
@@ -120,24 +169,7 @@ static int session_start(struct request *rq)
 	struct reg_session *s;
 	int r = target_session(rq, &s);
 
-	if (r < 0)
-		return r;
-	if (s->active)
-		return -LTT_ERR_ALREADY_STARTED;
-	if (s->output[0] && mkdir_p(s->output, 0750) < 0) {
-		rq->detail = s->output;
-		return -LTT_ERR_NO_OUTPUT;
-	}
-	if (!commands_consumer(&rq->detail))
-		return -ECHILD;
-	r = ust_session_start(s, consumer, &rq->detail);
-	if (r == 0)
-		r = apps_attach_session(rq->reg, s, &rq->detail);
-	if (r < 0)
-		return consumer_failed(r, &rq->detail);
-	s->active = true;
-	s->started_once = true;
-	return 0;
+	return r < 0 ? r : commands_session_start(rq->reg, s, &rq->detail);
 }
 
 static int session_stop(struct request *rq)
@@ -152,6 +184,7 @@ static int session_stop(struct request *rq)
 	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = false;
+	chunk_session_stopped(s);
 	return 0;
 }
 
@@ -162,6 +195,10 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 	proto_put_str(b, CTL_A_OUTPUT, s->output);
 	proto_put_u64(b, CTL_A_ACTIVE, s->active);
 	proto_put_u64(b, CTL_A_SNAPSHOT, s->snapshot);
+	if (s->rotation.timer_us)
+		proto_put_u64(b, CTL_A_ROTATE_TIMER, s->rotation.timer_us);
+	if (s->rotation.size)
+		proto_put_u64(b, CTL_A_ROTATE_SIZE, s->rotation.size);
 	for (size_t i = 0; deep && i < s->n_channels; i++) {
 		const struct reg_channel *c = &s->channels[i];
 
@@ -282,50 +319,32 @@ static int event_disable(struct request *rq)
 static int list_tracepoints(struct request *rq)
 {
 	uint64_t d;
+	int r;
 
 	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
 		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
+	if ((r = domain_available(d, &rq->detail)) < 0)
+		return r;
 	apps_list(rq->reg, rq->reply);
 	return 0;
 }
 
-static int snapshot_record(struct request *rq)
+static int snapshot_record_request(struct request *rq)
 {
-	static char dir[4096];
-	const char *name = "snapshot";
+	static char dir[PATH_MAX];	/* the daemon is single-threaded */
+	struct snapshot_request sr = { 0 };
 	struct reg_session *s;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	int r = target_session(rq, &s);
 
 	if (r < 0)
 		return r;
-	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG)
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &sr.name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &sr.path) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_MAX_SIZE, &sr.max_size) == -EBADMSG)
 		return -EBADMSG;
-	if (!s->snapshot)
-		return -LTT_ERR_NOT_SNAPSHOT;
-	if (!registry_valid_name(name)) {
-		rq->detail = "a snapshot name is made of A-Z a-z 0-9 _ . -";
-		return -LTT_ERR_INVALID_NAME;
-	}
-	if (!s->n_ust || !consumer) {
-		rq->detail = "nothing was recorded yet: start the session first";
-		return -LTT_ERR_INVALID_ATTR;
-	}
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if (snprintf(dir, sizeof(dir), "%s/%s-%s-%u", s->output, name, stamp, s->snapshots) >=
-	    (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	r = ust_session_snapshot(s, consumer, dir, &rq->detail);
+	r = snapshot_record(s, consumer, &sr, dir, sizeof(dir), &rq->detail);
 	if (r < 0)
 		return consumer_failed(r, &rq->detail);
-	s->snapshots++;
 	proto_put_str(rq->reply, CTL_A_OUTPUT, dir);
 	return 0;
 }
@@ -422,6 +441,292 @@ static int untrack(struct request *rq)
 	return tracker_request(rq, false);
 }
 
+static int snapshot_add_output(struct request *rq)
+{
+	const struct reg_snapshot_output *o;
+	const char *name = NULL, *path;
+	uint64_t max_size = 0;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &path) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_MAX_SIZE, &max_size) == -EBADMSG)
+		return -EBADMSG;
+	r = registry_snapshot_output_add(s, 0, name, path, max_size, &o, &rq->detail);
+	if (r == 0)
+		proto_put_u64(rq->reply, CTL_A_ID, o->id);
+	return r;
+}
+
+static int snapshot_del_output(struct request *rq)
+{
+	const char *name = NULL;
+	uint64_t id = 0;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (proto_get_str(rq->attrs, CTL_A_NAME, &name) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_ID, &id) == -EBADMSG || (!name && !id) ||
+	    id > UINT32_MAX)
+		return -EBADMSG;
+	return registry_snapshot_output_del(s, (uint32_t)id, name, &rq->detail);
+}
+
+static int snapshot_list_outputs(struct request *rq)
+{
+	const struct reg_snapshot_output *o;
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->snapshot)
+		return -LTT_ERR_NOT_SNAPSHOT;
+	if ((o = s->snapshot_output)) {
+		proto_nest_begin(rq->reply, CTL_A_SNAPSHOT_OUTPUT_DESC);
+		proto_put_u64(rq->reply, CTL_A_ID, o->id);
+		proto_put_str(rq->reply, CTL_A_NAME, o->name);
+		proto_put_str(rq->reply, CTL_A_OUTPUT, o->path);
+		proto_put_u64(rq->reply, CTL_A_MAX_SIZE, o->max_size);
+		proto_nest_end(rq->reply);
+	}
+	return 0;
+}
+
+static int rotate(struct request *rq)
+{
+	static char archive[PATH_MAX];	/* the daemon is single-threaded */
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	r = chunk_rotate(s, consumer, archive, sizeof(archive), &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
+	proto_put_str(rq->reply, CTL_A_OUTPUT, archive);
+	return 0;
+}
+
+/* Reads the ROTATE_TIMER and ROTATE_SIZE of a schedule request. */
+static int schedule_attrs(struct request *rq, struct reg_session **s, uint64_t *timer,
+			  uint64_t *size)
+{
+	int r = target_session(rq, s);
+
+	*timer = *size = 0;
+	if (r < 0)
+		return r;
+	if (proto_get_u64(rq->attrs, CTL_A_ROTATE_TIMER, timer) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_ROTATE_SIZE, size) == -EBADMSG)
+		return -EBADMSG;
+	return 0;
+}
+
+static int rotation_enable(struct request *rq)
+{
+	struct reg_session *s;
+	uint64_t timer, size;
+	int r = schedule_attrs(rq, &s, &timer, &size);
+
+	return r < 0 ? r : chunk_schedule_set(s, timer, size, &rq->detail);
+}
+
+static int rotation_disable(struct request *rq)
+{
+	struct reg_session *s;
+	uint64_t timer, size;
+	int r = schedule_attrs(rq, &s, &timer, &size);
+
+	return r < 0 ? r : chunk_schedule_unset(s, timer != 0, size != 0, &rq->detail);
+}
+
+static int session_clear(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r == 0 && (r = chunk_clear(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
+	return r;
+}
+
+static int regenerate_metadata(struct request *rq)
+{
+	struct reg_session *s;
+	int r = target_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->active)
+		return -LTT_ERR_NOT_STARTED;
+	for (size_t i = 0; i < s->n_channels; i++)
+		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
+			rq->detail = "the metadata of per-PID buffers is not regenerated";
+			return -LTT_ERR_INVALID_ATTR;
+		}
+	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
+	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
+}
+
+static int session_save(struct request *rq)
+{
+	const char *name = NULL, *dir;
+	uint64_t force = 0;
+	struct reg_session *one = NULL;
+	size_t count = 0;
+	int r;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &name) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OUTPUT, &dir) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_FORCE, &force) == -EBADMSG)
+		return -EBADMSG;
+	if (name && (r = target_session(rq, &one)) < 0)
+		return r;
+	/* nothing is written unless everything can be */
+	for (size_t i = 0; !force && i < rq->reg->n_sessions; i++) {
+		struct reg_session *s = rq->reg->sessions[i];
+
+		if ((!one || s == one) && save_exists(dir, s->name)) {
+			static char text[REG_NAME_MAX + 64];	/* the daemon is single-threaded */
+
+			snprintf(text, sizeof(text), "%s%s exists: use --force to replace it",
+				 s->name, SAVE_SUFFIX);
+			rq->detail = text;
+			return -LTT_ERR_SESSION_FILE_EXISTS;
+		}
+	}
+	for (size_t i = 0; i < rq->reg->n_sessions; i++) {
+		struct reg_session *s = rq->reg->sessions[i];
+
+		if (one && s != one)
+			continue;
+		if ((r = save_session(s, dir, force, &rq->detail)) < 0)
+			return r;
+		count++;
+	}
+	proto_put_u64(rq->reply, CTL_A_COUNT, count);
+	return 0;
+}
+
+int commands_load(struct registry *reg, const char *const *paths, size_t n_paths,
+		  const struct commands_load_request *lr, size_t *ret_count, const char **detail)
+{
+	struct load_overrides o = { .output = lr->override_url, .name = lr->override_name };
+	struct reg_session **built = NULL, **loaded = NULL;
+	bool *started = NULL;
+	char **files = NULL;
+	size_t n = 0, count = 0;
+	int r = load_find(paths, n_paths, lr->name, lr->owner_only, &files, &n, detail);
+
+	if (r < 0)
+		return r;
+	if (o.name && n != 1) {
+		*detail = "--override-name names one session: load it by name";
+		r = -LTT_ERR_INVALID_ATTR;
+		goto out;
+	}
+	built = calloc(n, sizeof(*built));
+	loaded = calloc(n, sizeof(*loaded));
+	started = calloc(n, sizeof(*started));
+	if (!built || !loaded || !started) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* every file is read and checked before anything changes */
+	for (size_t i = 0; i < n && r == 0; i++) {
+		r = load_file(files[i], &o, &built[i], &started[i], detail);
+		for (size_t k = 0; r == 0 && k < built[i]->n_channels; k++)
+			if ((r = domain_available(built[i]->channels[k].domain, detail)) < 0) {
+				static char text[PATH_MAX + 300];	/* single-threaded */
+
+				snprintf(text, sizeof(text), "%s: channel '%s': %s", files[i],
+					 built[i]->channels[k].name, *detail);
+				*detail = text;
+			}
+		if (r == 0 && lr->name && !o.name && strcmp(built[i]->name, lr->name) != 0) {
+			static char text[PATH_MAX + 300];	/* the daemon is single-threaded */
+
+			snprintf(text, sizeof(text), "%s holds session '%s', not '%s'", files[i],
+				 built[i]->name, lr->name);
+			*detail = text;
+			r = -LTT_ERR_SESSION_FILE;
+		}
+		for (size_t k = 0; r == 0 && k < i; k++)
+			if (!strcmp(built[k]->name, built[i]->name)) {
+				*detail = files[i];
+				r = -LTT_ERR_SESSION_EXISTS;
+			}
+		if (r == 0 && !lr->force && registry_find(reg, built[i]->name)) {
+			*detail = "use --force to replace it";
+			r = -LTT_ERR_SESSION_EXISTS;
+		}
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct reg_session *old = registry_find(reg, built[i]->name);
+		char archive[PATH_MAX];
+
+		if (old && (r = destroy(reg, old, archive, sizeof(archive), detail)) < 0)
+			break;
+		if ((r = registry_session_insert(reg, built[i])) < 0)
+			break;
+		loaded[i] = built[i];
+		built[i] = NULL;
+		count++;
+	}
+	/* the sessions saved while tracing start (a failure leaves them stopped) */
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (started[i])
+			r = commands_session_start(reg, loaded[i], detail);
+out:
+	for (size_t i = 0; built && i < n; i++)
+		registry_session_free(built[i]);
+	free(built);
+	free(loaded);
+	free(started);
+	load_files_free(files, n);
+	if (r == 0)
+		*ret_count = count;
+	return r;
+}
+
+static int session_load(struct request *rq)
+{
+	struct commands_load_request lr = { 0 };
+	const char *paths[16];
+	struct proto_attr at;
+	uint64_t force = 0;
+	size_t n = 0, cur = 0, count;
+	int r;
+
+	if (proto_get_str(rq->attrs, CTL_A_SESSION, &lr.name) == -EBADMSG ||
+	    proto_get_u64(rq->attrs, CTL_A_FORCE, &force) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OVERRIDE_URL, &lr.override_url) == -EBADMSG ||
+	    proto_get_str(rq->attrs, CTL_A_OVERRIDE_NAME, &lr.override_name) == -EBADMSG)
+		return -EBADMSG;
+	while (proto_attrs_next(rq->attrs, &cur, &at)) {
+		if (at.id != CTL_A_OUTPUT)
+			continue;
+		if (at.kind != PROTO_STR || n == sizeof(paths) / sizeof(paths[0]) ||
+		    ((const char *)at.value)[0] != '/')
+			return -EBADMSG;
+		paths[n++] = (const char *)at.value;
+	}
+	if (n == 0 || (lr.override_url && !registry_valid_output(lr.override_url)))
+		return -EBADMSG;
+	lr.force = force;
+	r = commands_load(rq->reg, paths, n, &lr, &count, &rq->detail);
+	if (r < 0)
+		return consumer_failed(r, &rq->detail);
+	proto_put_u64(rq->reply, CTL_A_COUNT, count);
+	return 0;
+}
+
 static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_SESSION_CREATE] = session_create,
 	[CTL_SESSION_DESTROY] = session_destroy,
@@ -433,10 +738,20 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_EVENT_ENABLE] = event_enable,
 	[CTL_EVENT_DISABLE] = event_disable,
 	[CTL_LIST_TRACEPOINTS] = list_tracepoints,
-	[CTL_SNAPSHOT_RECORD] = snapshot_record,
+	[CTL_SNAPSHOT_RECORD] = snapshot_record_request,
 	[CTL_CONTEXT_ADD] = context_add_request,
 	[CTL_TRACK] = track,
 	[CTL_UNTRACK] = untrack,
+	[CTL_SNAPSHOT_ADD_OUTPUT] = snapshot_add_output,
+	[CTL_SNAPSHOT_DEL_OUTPUT] = snapshot_del_output,
+	[CTL_SNAPSHOT_LIST_OUTPUTS] = snapshot_list_outputs,
+	[CTL_ROTATE] = rotate,
+	[CTL_ROTATION_ENABLE] = rotation_enable,
+	[CTL_ROTATION_DISABLE] = rotation_disable,
+	[CTL_SESSION_CLEAR] = session_clear,
+	[CTL_REGENERATE_METADATA] = regenerate_metadata,
+	[CTL_SESSION_SAVE] = session_save,
+	[CTL_SESSION_LOAD] = session_load,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,
@@ -461,11 +776,28 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 	if (r == 0 && (msg->hdr.type == CTL_SESSION_START || msg->hdr.type == CTL_SESSION_STOP ||
 		       msg->hdr.type == CTL_SESSION_DESTROY || msg->hdr.type == CTL_EVENT_ENABLE ||
 		       msg->hdr.type == CTL_EVENT_DISABLE || msg->hdr.type == CTL_TRACK ||
-		       msg->hdr.type == CTL_UNTRACK))
+		       msg->hdr.type == CTL_UNTRACK || msg->hdr.type == CTL_SESSION_LOAD))
 		apps_push(reg);
 	proto_put_i64(reply, CTL_A_STATUS, r);
 	if (rq.detail)
 		proto_put_str(reply, CTL_A_DETAIL, rq.detail);
+}
+
+/* An automatic rotation failed: the daemon's log says so. */
+static void report_rotation(const char *session, int error, const char *detail)
+{
+	fprintf(stderr, "ltt-sessiond: session '%s': automatic rotation failed: %s%s%s\n",
+		session, ltt_strerror(error), detail ? ": " : "", detail ? detail : "");
+}
+
+int commands_timeout_ms(const struct registry *reg)
+{
+	return chunk_timeout_ms(reg);
+}
+
+void commands_tick(struct registry *reg)
+{
+	chunk_tick(reg, consumer, report_rotation);
 }
 
 void commands_shutdown(struct registry *reg)

@@ -70,18 +70,24 @@ void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_t
 	proto_builder_init(b, (uint16_t)type, ++c->seq);
 }
 
-int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
-		     const char **detail)
+/* Sends the request built in b (consumed); 0, -ETIMEDOUT or -EPIPE. */
+static int send_request(struct consumer *c, struct proto_builder *b, const int *fds,
+			unsigned n_fds)
+{
+	int r = proto_send(c->sock, b, fds, n_fds, REPLY_TIMEOUT_MS);
+
+	proto_builder_free(b);
+	return r < 0 ? (r == -ETIMEDOUT ? r : -EPIPE) : 0;
+}
+
+/* Reads the reply to the last request; on success it is in *ret_reply (NULL: freed). */
+static int await_reply(struct consumer *c, struct proto_msg *ret_reply, const char **detail)
 {
 	struct proto_msg reply;
 	const char *d;
 	int64_t status;
-	int r = proto_send(c->sock, b, fds, n_fds, REPLY_TIMEOUT_MS);
+	int r = proto_recv(c->sock, &reply, REPLY_TIMEOUT_MS);
 
-	proto_builder_free(b);
-	if (r < 0)
-		return r == -ETIMEDOUT ? r : -EPIPE;
-	r = proto_recv(c->sock, &reply, REPLY_TIMEOUT_MS);
 	if (r < 0)
 		return r == -ETIMEDOUT ? r : -EPIPE;
 	if (reply.hdr.type != CONS_REPLY || reply.hdr.seq != c->seq ||
@@ -95,8 +101,27 @@ int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds
 		snprintf(text, sizeof(text), "consumer daemon: %s", d);
 		*detail = text;
 	}
-	proto_msg_free(&reply);
+	if (status == 0 && ret_reply)
+		*ret_reply = reply;
+	else
+		proto_msg_free(&reply);
 	return (int)status;
+}
+
+int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		     const char **detail)
+{
+	int r = send_request(c, b, fds, n_fds);
+
+	return r < 0 ? r : await_reply(c, NULL, detail);
+}
+
+int consumer_request_reply(struct consumer *c, struct proto_builder *b,
+			   struct proto_msg *ret_reply, const char **detail)
+{
+	int r = send_request(c, b, NULL, 0);
+
+	return r < 0 ? r : await_reply(c, ret_reply, detail);
 }
 
 /* Waits for pid to exit, up to ms; true if it did (and was reaped). */

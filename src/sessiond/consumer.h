@@ -25,6 +25,10 @@ int consumer_spawn(struct consumer **ret);
 int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
 		     const char **detail);
 
+/* The same, keeping the reply of a request that succeeded (proto_msg_free() it). */
+int consumer_request_reply(struct consumer *c, struct proto_builder *b,
+			   struct proto_msg *ret_reply, const char **detail);
+
 /* Starts a request with the consumer's next sequence number. */
 void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_type type);
 

@@ -105,7 +105,7 @@ int context_add(struct reg_session *s, enum ltt_domain domain, const char *chann
 	size_t targets = 0;
 	int r;
 
-	if (s->started_once) {
+	if (s->chunk.started) {
 		*detail = "contexts are added before the session starts, as the metadata "
 			  "describes them from the start";
 		return -LTT_ERR_STARTED_ONCE;

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "registry.h"
+#include "util/fs.h"
 
 #define MAX_CLIENTS 256
 #define REQUEST_TIMEOUT_MS 2000
@@ -46,14 +47,18 @@ static void log_msg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ltt-sessiond [--daemonize]\n"
+		"Usage: ltt-sessiond [--daemonize] [--load PATH]\n"
 		"\n"
 		"The ltt session daemon: keeps this user's tracing sessions and serves\n"
 		"the ltt command on a Unix socket in the runtime directory ($LTT_HOME,\n"
 		"else /run/ltt for root, else $XDG_RUNTIME_DIR/ltt, else $HOME/.ltt).\n"
-		"`ltt create` starts it when none runs.\n"
+		"`ltt create` starts it when none runs. At start it loads the sessions\n"
+		"saved in $HOME/.ltt/sessions/auto and /etc/ltt/sessions/auto (files of\n"
+		"its user only), or those of PATH; those saved while tracing start.\n"
 		"\n"
 		"  -d, --daemonize   detach and run in the background (log: RUNTIME/sessiond.log)\n"
+		"  -l, --load PATH   load the session files of PATH (a file or a directory)\n"
+		"                    instead of the auto directories\n"
 		"  -h, --help        show this help\n"
 		"  -V, --version     show the version\n"
 		"\n"
@@ -131,23 +136,56 @@ static void serve(struct daemon_state *d, unsigned i)
 		drop_client(d, i, true);
 }
 
-static int run(int listener, int sigfd)
+/*
+ * Loads the sessions saved for boot-time tracing: those of load_path, or
+ * of the auto directories (files of this user only). Problems are logged.
+ */
+static void load_saved_sessions(struct registry *reg, const char *load_path)
+{
+	struct commands_load_request lr = { .owner_only = !load_path };
+	char user[4096], system[4096];
+	const char *paths[2];
+	const char *detail = NULL;
+	size_t n = 0, count = 0;
+	int r;
+
+	if (load_path) {
+		paths[n++] = load_path;
+	} else {
+		if (session_files_user_dir(user, sizeof(user) - 5) == 0) {
+			strcat(user, "/auto");
+			paths[n++] = user;
+		}
+		snprintf(system, sizeof(system), "%s/auto", session_files_system_dir());
+		paths[n++] = system;
+	}
+	r = commands_load(reg, paths, n, &lr, &count, &detail);
+	if (r == 0)
+		log_msg("loaded %zu saved session%s", count, count == 1 ? "" : "s");
+	else if (load_path || r != -LTT_ERR_SESSION_FILE_NOT_FOUND)
+		log_msg("cannot load the saved sessions: %s%s%s", ltt_strerror(r),
+			detail ? ": " : "", detail ? detail : "");
+}
+
+static int run(int listener, int sigfd, const char *load_path)
 {
 	struct daemon_state *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
+	load_saved_sessions(&d->reg, load_path);
 	d->fds[0] = (struct pollfd){ .fd = listener, .events = POLLIN };
 	d->fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (;;) {
 		unsigned n_app = apps_pollfds(d->fds + 2 + d->n_clients, MAX_APP_FDS);
 
-		if (poll(d->fds, 2 + d->n_clients + n_app, -1) < 0) {
+		if (poll(d->fds, 2 + d->n_clients + n_app, commands_timeout_ms(&d->reg)) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_msg("poll: %s", strerror(errno));
 			break;
 		}
+		commands_tick(&d->reg);
 		if (d->fds[1].revents)
 			break;
 		/* applications first: serving a client may change their list */
@@ -208,6 +246,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "daemonize", no_argument, NULL, 'd' },
+		{ "load", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -215,15 +254,23 @@ int main(int argc, char **argv)
 	char runtime[4096], sock[4200], pidpath[4200];
 	bool daemonize = false;
 	const char *detail = NULL;
+	char load_path[4096] = "";
 	int c, listener, sigfd, r;
 	sigset_t mask;
 	FILE *pf;
 
 	log_file = stderr;
-	while ((c = getopt_long(argc, argv, "dhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dl:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			daemonize = true;
+			break;
+		case 'l':
+			/* absolute: the daemon may change directory when it detaches */
+			if (!realpath(optarg, load_path)) {
+				fprintf(stderr, "ltt-sessiond: %s: %s\n", optarg, strerror(errno));
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -283,7 +330,7 @@ int main(int argc, char **argv)
 		fclose(pf);
 	}
 	log_msg("serving %s (pid %d)", sock, (int)getpid());
-	r = run(listener, sigfd);
+	r = run(listener, sigfd, load_path[0] ? load_path : NULL);
 	unlink(sock);
 	unlink(pidpath);
 	close(listener);

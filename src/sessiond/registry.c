@@ -2,10 +2,12 @@
 #include "registry.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "filter/filter.h"
 #include "util/macros.h"
 
@@ -70,7 +72,7 @@ static void channel_free(struct reg_channel *c)
 	free(c->contexts);
 }
 
-static void session_free(struct reg_session *s)
+void registry_session_free(struct reg_session *s)
 {
 	if (!s)
 		return;
@@ -80,6 +82,10 @@ static void session_free(struct reg_session *s)
 	for (size_t d = 0; d < REG_DOMAINS; d++)
 		for (size_t a = 0; a < REG_PROCESS_ATTRS; a++)
 			free(s->trackers[d][a].values);
+	if (s->snapshot_output)
+		free(s->snapshot_output->path);
+	free(s->snapshot_output);
+	free(s->chunk.dir);
 	free(s->output);
 	free(s);
 }
@@ -89,7 +95,7 @@ void registry_free(struct registry *reg)
 	if (!reg)
 		return;
 	for (size_t i = 0; i < reg->n_sessions; i++)
-		session_free(reg->sessions[i]);
+		registry_session_free(reg->sessions[i]);
 	free(reg->sessions);
 	reg->sessions = NULL;
 	reg->n_sessions = 0;
@@ -138,16 +144,18 @@ static int default_output(const char *name, bool auto_name, const struct tm *tm,
 		       ? -ENOMEM : 0;
 }
 
-int registry_session_create(struct registry *reg, const char *name, const char *output,
-			    bool no_output, bool snapshot, struct reg_session **ret,
-			    const char **detail)
+bool registry_valid_output(const char *path)
 {
-	struct reg_session *s = NULL, **grown;
+	return path[0] == '/' && strlen(path) < PATH_MAX / 2 && !strchr(path, '\n');
+}
+
+int registry_session_new(const char *name, const char *output, bool no_output, bool snapshot,
+			 struct reg_session **ret, const char **detail)
+{
+	struct reg_session *s = NULL;
 	char autoname[32];
 	struct tm tm;
 	time_t now = time(NULL);
-	bool found;
-	size_t at;
 	int r;
 
 	localtime_r(&now, &tm);
@@ -159,27 +167,22 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 		*detail = "a session name is 1 to 255 of A-Z a-z 0-9 _ . - and does not start with . or -";
 		return -LTT_ERR_INVALID_NAME;
 	}
-	if (snapshot && no_output) {
-		*detail = "a snapshot session writes its snapshots to its output";
-		return -LTT_ERR_INVALID_ATTR;
-	}
-	if (output && (no_output || output[0] != '/')) {
+	if (output && (no_output || !registry_valid_output(output))) {
 		*detail = no_output ? "--output and --no-output exclude each other"
 				    : "the output must be an absolute path";
 		return -LTT_ERR_INVALID_ATTR;
 	}
-	at = session_index(reg, name, &found);
-	if (found)
-		return -LTT_ERR_SESSION_EXISTS;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	strcpy(s->name, name);
 	s->created = now;
 	s->snapshot = snapshot;
+	session_clock_describe(&s->clock);
 	for (size_t d = 0; d < REG_DOMAINS; d++)
 		for (size_t a = 0; a < REG_PROCESS_ATTRS; a++)
 			s->trackers[d][a].all = true;
+	s->next_output_id = 1;
 	if (no_output)
 		s->output = strdup("");
 	else if (output)
@@ -187,21 +190,113 @@ int registry_session_create(struct registry *reg, const char *name, const char *
 	else if ((r = default_output(name, name == autoname, &tm, &s->output)) < 0)
 		goto err;
 	r = -ENOMEM;
-	if (!s->output)
+	if (!s->output || !(s->chunk.dir = strdup(s->output)))
 		goto err;
+	s->chunk.open = true;
+	*ret = s;
+	return 0;
+err:
+	registry_session_free(s);
+	return r;
+}
+
+int registry_session_insert(struct registry *reg, struct reg_session *s)
+{
+	struct reg_session **grown;
+	bool found;
+	size_t at = session_index(reg, s->name, &found);
+
+	if (found)
+		return -LTT_ERR_SESSION_EXISTS;
 	grown = realloc(reg->sessions, (reg->n_sessions + 1) * sizeof(*grown));
 	if (!grown)
-		goto err;
+		return -ENOMEM;
 	reg->sessions = grown;
 	memmove(&grown[at + 1], &grown[at], (reg->n_sessions - at) * sizeof(*grown));
 	grown[at] = s;
 	reg->n_sessions++;
+	return 0;
+}
+
+int registry_session_create(struct registry *reg, const char *name, const char *output,
+			    bool no_output, bool snapshot, struct reg_session **ret,
+			    const char **detail)
+{
+	struct reg_session *s;
+	int r = registry_session_new(name, output, no_output, snapshot, &s, detail);
+
+	if (r < 0)
+		return r;
+	/* a flight recorder writes its snapshots under its output, as LTTng's */
+	if (snapshot && s->output[0])
+		r = registry_snapshot_output_add(s, 0, NULL, s->output, 0, NULL, detail);
+	if (r == 0)
+		r = registry_session_insert(reg, s);
+	if (r < 0) {
+		registry_session_free(s);
+		return r;
+	}
 	if (ret)
 		*ret = s;
 	return 0;
-err:
-	session_free(s);
-	return r;
+}
+
+int registry_snapshot_output_add(struct reg_session *s, uint32_t id, const char *name,
+				 const char *path, uint64_t max_size,
+				 const struct reg_snapshot_output **ret, const char **detail)
+{
+	struct reg_snapshot_output *o;
+
+	if (!s->snapshot) {
+		*detail = "snapshot outputs belong to snapshot sessions (ltt create --snapshot)";
+		return -LTT_ERR_NOT_SNAPSHOT;
+	}
+	if (s->snapshot_output) {
+		*detail = "a session has one snapshot output: delete it first with snapshot del-output";
+		return -LTT_ERR_SNAPSHOT_OUTPUT_EXISTS;
+	}
+	if (name && !registry_valid_name(name)) {
+		*detail = "an output name is 1 to 255 of A-Z a-z 0-9 _ . - and does not start with . or -";
+		return -LTT_ERR_INVALID_NAME;
+	}
+	if (!registry_valid_output(path)) {
+		*detail = "a snapshot output is an absolute path";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o || !(o->path = strdup(path))) {
+		free(o);
+		return -ENOMEM;
+	}
+	o->id = id ? id : s->next_output_id;
+	if (o->id >= s->next_output_id)
+		s->next_output_id = o->id + 1;
+	o->max_size = max_size;
+	if (name)
+		strcpy(o->name, name);
+	else
+		snprintf(o->name, sizeof(o->name), "snapshot-%u", o->id);
+	s->snapshot_output = o;
+	if (ret)
+		*ret = o;
+	return 0;
+}
+
+int registry_snapshot_output_del(struct reg_session *s, uint32_t id, const char *name,
+				 const char **detail)
+{
+	struct reg_snapshot_output *o = s->snapshot_output;
+
+	if (!s->snapshot) {
+		*detail = "snapshot outputs belong to snapshot sessions (ltt create --snapshot)";
+		return -LTT_ERR_NOT_SNAPSHOT;
+	}
+	if (!o || (name ? strcmp(o->name, name) != 0 : o->id != id))
+		return -LTT_ERR_SNAPSHOT_OUTPUT_NOT_FOUND;
+	free(o->path);
+	free(o);
+	s->snapshot_output = NULL;
+	return 0;
 }
 
 int registry_session_destroy(struct registry *reg, const char *name, const char **detail)
@@ -212,7 +307,7 @@ int registry_session_destroy(struct registry *reg, const char *name, const char 
 	(void)detail;
 	if (!found)
 		return -LTT_ERR_SESSION_NOT_FOUND;
-	session_free(reg->sessions[at]);
+	registry_session_free(reg->sessions[at]);
 	memmove(&reg->sessions[at], &reg->sessions[at + 1],
 		(reg->n_sessions - at - 1) * sizeof(*reg->sessions));
 	reg->n_sessions--;
@@ -254,6 +349,14 @@ static int check_channel_attr(enum ltt_domain domain, const struct ltt_channel_a
 
 	if (domain == LTT_DOMAIN_KERNEL && a->buffers != LTT_BUFFERS_GLOBAL) {
 		*detail = "kernel channels have global buffers only";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	if (a->tracefile_count && !a->tracefile_size) {
+		*detail = "a trace file count needs a trace file size (--tracefile-size)";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	if (a->tracefile_size && a->tracefile_size < a->subbuf_size) {
+		*detail = "the trace file size must be at least the sub-buffer size";
 		return -LTT_ERR_INVALID_ATTR;
 	}
 	return 0;

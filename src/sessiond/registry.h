@@ -58,15 +58,49 @@ struct reg_tracker {
 	size_t n_values;
 };
 
+/* Where `snapshot record` writes by default (a snapshot session has at most one, as LTTng's). */
+struct reg_snapshot_output {
+	uint32_t id;		/* unique in the session, from 1 */
+	char name[REG_NAME_MAX + 1];
+	char *path;		/* absolute */
+	uint64_t max_size;	/* bytes of stream data per snapshot; 0: no limit */
+};
+
+/* Automatic rotations (enable-rotation); 0: not scheduled. */
+struct reg_rotation {
+	uint64_t timer_us;	/* every timer_us while tracing */
+	uint64_t size;		/* when the current chunk holds size bytes */
+};
+
+/*
+ * The session's current trace chunk (chunk.h): the output itself until the
+ * first rotation, then OUTPUT/BEGIN-INDEX; archived chunks are in
+ * OUTPUT/archives/BEGIN-END-INDEX.
+ */
+struct reg_chunk {
+	char *dir;		/* where the trace goes now */
+	unsigned index;		/* of the current chunk (or the next one, when closed) */
+	time_t begin;		/* when it began */
+	bool open;		/* false after a rotation while stopped, until the next start */
+	bool rotated;		/* rotated at least once: the current chunk is archived at destroy */
+	bool started;		/* the session started at least once (contexts are then fixed) */
+	bool rotated_since_stop;
+	uint64_t bytes_at_begin;	/* what the consumer had written when it began */
+	uint64_t next_timer_ns;	/* monotonic deadline of the next timer rotation */
+};
+
 struct reg_session {
 	char name[REG_NAME_MAX + 1];
 	char *output;		/* "" when the session has no output */
 	time_t created;
 	struct ctf_clock_info clock;	/* of all its traces (clock.h), set at creation */
 	bool active;
-	bool started_once;	/* contexts can no longer be added */
 	bool snapshot;		/* flight recorder: written only by snapshot record */
 	unsigned snapshots;	/* how many were recorded */
+	struct reg_snapshot_output *snapshot_output;	/* NULL: none */
+	uint32_t next_output_id;
+	struct reg_rotation rotation;
+	struct reg_chunk chunk;
 	struct reg_channel *channels;
 	size_t n_channels;
 	struct reg_tracker trackers[REG_DOMAINS][REG_PROCESS_ATTRS];
@@ -92,13 +126,38 @@ struct reg_session *registry_find(const struct registry *reg, const char *name);
 
 /*
  * Creates a session. name NULL: auto-YYYYMMDD-HHMMSS (now). output NULL:
- * $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS; no_output: none.
- * On success *ret (may be NULL) points to the session, owned by reg.
+ * $HOME/ltt-traces/NAME-YYYYMMDD-HHMMSS; no_output: none. A snapshot
+ * session with an output gets it as its snapshot output (snapshot-1, as
+ * LTTng's). On success *ret (may be NULL) points to the session, owned by reg.
  */
 int registry_session_create(struct registry *reg, const char *name, const char *output,
 			    bool no_output, bool snapshot, struct reg_session **ret,
 			    const char **detail);
+/*
+ * The same, detached and without a snapshot output: the session is not in
+ * any registry (a session file being loaded builds one, then
+ * registry_session_insert() adds it or registry_session_free() drops it).
+ */
+int registry_session_new(const char *name, const char *output, bool no_output, bool snapshot,
+			 struct reg_session **ret, const char **detail);
+/* Adds a detached session; -LTT_ERR_SESSION_EXISTS if the name is taken. */
+int registry_session_insert(struct registry *reg, struct reg_session *s);
+void registry_session_free(struct reg_session *s);
 int registry_session_destroy(struct registry *reg, const char *name, const char **detail);
+
+/* A valid output: an absolute path without NUL or newline, shorter than PATH_MAX / 2. */
+bool registry_valid_output(const char *path);
+
+/*
+ * Sets the session's snapshot output (one at most: -LTT_ERR_SNAPSHOT_OUTPUT_EXISTS)
+ * of that id (0: the next one); name NULL: snapshot-ID. *ret (may be NULL) gets it.
+ */
+int registry_snapshot_output_add(struct reg_session *s, uint32_t id, const char *name,
+				 const char *path, uint64_t max_size,
+				 const struct reg_snapshot_output **ret, const char **detail);
+/* Removes it, by id (name NULL) or by name; -LTT_ERR_SNAPSHOT_OUTPUT_NOT_FOUND. */
+int registry_snapshot_output_del(struct reg_session *s, uint32_t id, const char *name,
+				 const char **detail);
 
 int registry_channel_add(struct reg_session *s, enum ltt_domain domain, const char *name,
 			 const struct ltt_channel_attr *attr, const char **detail);

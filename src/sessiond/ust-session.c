@@ -45,8 +45,8 @@ struct ust_session {
 	pid_t pid;		/* 0: per-UID */
 	struct ctf_trace *trace;
 	uint8_t uuid[16];
-	char dir[PATH_MAX];	/* OUTPUT/ust/uid/UID/64-bit or OUTPUT/ust/pid/NAME-PID-DATE */
-	const char *rel;	/* that path, from "ust/" on (inside dir) */
+	char rel[PATH_MAX / 2];	/* ust/uid/UID/64-bit or ust/pid/NAME-PID-DATE */
+	char dir[PATH_MAX];	/* CHUNK/rel, in the session's current trace chunk */
 	struct ust_channel *channels;
 	size_t n_channels;
 };
@@ -81,6 +81,16 @@ static int slot_alloc(unsigned *ret)
 	return 0;
 }
 
+/* A new random uuid (version 4) for the trace of u. */
+static int new_uuid(struct ust_session *u)
+{
+	if (getrandom(u->uuid, sizeof(u->uuid), 0) != sizeof(u->uuid))
+		return -errno;
+	u->uuid[6] = (uint8_t)((u->uuid[6] & 0x0f) | 0x40);
+	u->uuid[8] = (uint8_t)((u->uuid[8] & 0x3f) | 0x80);
+	return 0;
+}
+
 /* Whether channel c of a session belongs in the buffer set u (its scheme). */
 static bool in_set(const struct reg_channel *c, const struct ust_session *u)
 {
@@ -104,10 +114,8 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	uint32_t stream_id = 0;
 	int r;
 
-	if (getrandom(u->uuid, sizeof(u->uuid), 0) != sizeof(u->uuid))
-		return -errno;
-	u->uuid[6] = (uint8_t)((u->uuid[6] & 0x0f) | 0x40);	/* version 4 */
-	u->uuid[8] = (uint8_t)((u->uuid[8] & 0x3f) | 0x80);
+	if ((r = new_uuid(u)) < 0)
+		return r;
 	gethostname(host, sizeof(host) - 1);
 	localtime_r(&s->created, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
@@ -240,6 +248,10 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 	proto_put_u64(&b, CONS_A_READ_TIMER, rc->attr.read_timer_us);
 	if (s->snapshot)
 		proto_put_u64(&b, CONS_A_SNAPSHOT, 1);
+	if (rc->attr.tracefile_size) {
+		proto_put_u64(&b, CONS_A_TRACEFILE_SIZE, rc->attr.tracefile_size);
+		proto_put_u64(&b, CONS_A_TRACEFILE_COUNT, rc->attr.tracefile_count);
+	}
 	fds[0] = rb_channel_fd(uc->rb);
 	fds[1] = uc->wakeup_fd;
 	return consumer_request(c, &b, fds, 2, detail);
@@ -283,16 +295,15 @@ static int set_create(struct reg_session *s, struct consumer *c, pid_t pid, cons
 	s->ust = grown;
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if ((pid ? snprintf(u->dir, sizeof(u->dir), "%s/ust/pid/%s-%d-%s", s->output, procname,
-			    (int)pid, stamp)
-		 : snprintf(u->dir, sizeof(u->dir), "%s/ust/uid/%u/64-bit", s->output,
-			    (unsigned)geteuid())) >= (int)sizeof(u->dir))
+	if ((pid ? snprintf(u->rel, sizeof(u->rel), "ust/pid/%s-%d-%s", procname, (int)pid, stamp)
+		 : snprintf(u->rel, sizeof(u->rel), "ust/uid/%u/64-bit", (unsigned)geteuid())) >=
+		    (int)sizeof(u->rel) ||
+	    snprintf(u->dir, sizeof(u->dir), "%s/%s", s->chunk.dir, u->rel) >= (int)sizeof(u->dir))
 		r = -ENAMETOOLONG;
 	else if (s->snapshot)
 		r = 0;	/* snapshots write their own directories */
 	else if ((r = mkdir_p(u->dir, 0750)) < 0)
 		*detail = "cannot create the trace directory";
-	u->rel = u->dir + strlen(s->output) + 1;
 	if (r == 0) {
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
 		r = make_trace(s, u, procname, stamp, detail);
@@ -310,18 +321,32 @@ static int set_create(struct reg_session *s, struct consumer *c, pid_t pid, cons
 	return 0;
 }
 
+/* Whether the session records anything: an output, or snapshots in memory. */
+static bool records(const struct reg_session *s)
+{
+	return s->output[0] || s->snapshot;
+}
+
+static int request_all(struct reg_session *s, struct consumer *c, enum cons_msg_type type,
+		       const char **detail);
+
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail)
 {
-	if (!s->output[0])
-		return 0;	/* no output (snapshot sessions: later) */
-	for (size_t i = 0; i < s->n_ust; i++)
-		if (s->ust[i]->pid == 0)
-			return 0;	/* started before */
+	int r;
+
+	if (!records(s))
+		return 0;
+	/* started before: the consumer's timers run again */
+	if ((r = request_all(s, c, CONS_START, detail)) < 0)
+		return r;
+	for (size_t k = 0; k < s->n_ust; k++)
+		if (s->ust[k]->pid == 0)
+			return 0;
 	return set_create(s, c, 0, NULL, detail);
 }
 
 int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,
-			 const char **detail)
+			 uint64_t max_packets, const char **detail)
 {
 	char path[PATH_MAX];
 	int r = 0;
@@ -342,6 +367,57 @@ int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *
 			consumer_begin(c, &b, CONS_SNAPSHOT);
 			proto_put_u64(&b, CONS_A_KEY, u->channels[i].key);
 			proto_put_str(&b, CONS_A_DIR, path);
+			if (max_packets)
+				proto_put_u64(&b, CONS_A_MAX_PACKETS, max_packets);
+			r = consumer_request(c, &b, NULL, 0, detail);
+		}
+	}
+	return r;
+}
+
+uint64_t ust_session_snapshot_size(const struct reg_session *s, uint64_t packets)
+{
+	uint64_t total = 0;
+
+	for (size_t k = 0; k < s->n_ust; k++)
+		for (size_t i = 0; i < s->ust[k]->n_channels; i++) {
+			const struct rb_geometry *g = &s->ust[k]->channels[i].rb->g;
+			uint64_t n = packets < g->num_subbufs ? packets : g->num_subbufs;
+
+			total += (n * g->subbuf_size + g->hdr_area_size) * g->nr_cpus;
+		}
+	return total;
+}
+
+int ust_session_rotate(struct reg_session *s, struct consumer *c, const char *dir,
+		       const char **detail)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < s->n_ust && r == 0; k++) {
+		struct ust_session *u = s->ust[k];
+
+		/* each chunk is a trace of its own, read alone or with the others */
+		if ((r = new_uuid(u)) < 0 || (r = ctf_trace_set_uuid(u->trace, u->uuid)) < 0)
+			break;
+		if (dir) {
+			if (snprintf(u->dir, sizeof(u->dir), "%s/%s", dir, u->rel) >=
+			    (int)sizeof(u->dir))
+				return -ENAMETOOLONG;
+			if ((r = mkdir_p(u->dir, 0750)) < 0) {
+				*detail = "cannot create the next chunk's directory";
+				break;
+			}
+			r = send_metadata(u, c, u->dir, detail);
+		}
+		for (size_t i = 0; r == 0 && i < u->n_channels; i++) {
+			struct proto_builder b;
+
+			consumer_begin(c, &b, CONS_ROTATE);
+			proto_put_u64(&b, CONS_A_KEY, u->channels[i].key);
+			proto_put_bytes(&b, CONS_A_UUID, u->uuid, 16);
+			if (dir)
+				proto_put_str(&b, CONS_A_DIR, u->dir);
 			r = consumer_request(c, &b, NULL, 0, detail);
 		}
 	}
@@ -351,7 +427,7 @@ int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *
 int ust_session_add_app(struct reg_session *s, struct consumer *c, pid_t pid,
 			const char *procname, const char **detail)
 {
-	if (!s->output[0])
+	if (!records(s))
 		return 0;
 	for (size_t i = 0; i < s->n_ust; i++)
 		if (s->ust[i]->pid == pid)
@@ -369,13 +445,75 @@ static int channel_request(struct consumer *c, enum cons_msg_type type, uint64_t
 	return consumer_request(c, &b, NULL, 0, detail);
 }
 
-int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
+/* Sends request `type` for every channel of every buffer set, until one fails. */
+static int request_all(struct reg_session *s, struct consumer *c, enum cons_msg_type type,
+		       const char **detail)
 {
 	int r = 0;
 
 	for (size_t k = 0; k < s->n_ust && r == 0; k++)
 		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++)
-			r = channel_request(c, CONS_FLUSH, s->ust[k]->channels[i].key, detail);
+			r = channel_request(c, type, s->ust[k]->channels[i].key, detail);
+	return r;
+}
+
+int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	return request_all(s, c, CONS_FLUSH, detail);
+}
+
+int ust_session_clear(struct reg_session *s, struct consumer *c, const char **detail)
+{
+	return request_all(s, c, CONS_CLEAR, detail);
+}
+
+int ust_session_regenerate_metadata(struct reg_session *s, struct consumer *c,
+				    const char **detail)
+{
+	struct ctf_clock_info now;
+	int r;
+
+	/* the wall time resampled (its offset), the clock itself kept */
+	if ((r = ctf_clock_describe(s->clock.kind, &now)) < 0)
+		return r;
+	s->clock = now;
+	for (size_t k = 0; k < s->n_ust && r == 0; k++) {
+		struct ust_session *u = s->ust[k];
+
+		r = ctf_trace_set_clock_offset(u->trace, ctf_clock_kind_name(now.kind),
+					       now.offset_s, now.offset);
+		if (r == 0 && !s->snapshot && s->chunk.open)
+			r = send_metadata(u, c, u->dir, detail);
+	}
+	return r;
+}
+
+int ust_session_written(struct reg_session *s, struct consumer *c, uint64_t *ret,
+			const char **detail)
+{
+	uint64_t total = 0;
+	int r = 0;
+
+	for (size_t k = 0; k < s->n_ust && r == 0; k++)
+		for (size_t i = 0; i < s->ust[k]->n_channels && r == 0; i++) {
+			struct proto_builder b;
+			uint64_t bytes;
+
+			struct proto_msg reply;
+
+			consumer_begin(c, &b, CONS_STATS);
+			proto_put_u64(&b, CONS_A_KEY, s->ust[k]->channels[i].key);
+			r = consumer_request_reply(c, &b, &reply, detail);
+			if (r < 0)
+				break;
+			if (proto_get_u64(&reply.attrs, CONS_A_BYTES, &bytes) < 0)
+				r = -EPROTO;
+			else
+				total += bytes;
+			proto_msg_free(&reply);
+		}
+	if (r == 0)
+		*ret = total;
 	return r;
 }
 

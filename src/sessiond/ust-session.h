@@ -20,7 +20,8 @@ struct ust_session;
 
 /*
  * Creates the buffers of the session's user channels (if not done yet) and
- * hands them to the consumer. Returns 0 or a negative errno / -LTT_ERR_*,
+ * hands them to the consumer, or has the consumer resume those of a
+ * session that starts again. Returns 0 or a negative errno / -LTT_ERR_*,
  * with *detail saying what failed.
  */
 int ust_session_start(struct reg_session *s, struct consumer *c, const char **detail);
@@ -33,11 +34,38 @@ void ust_session_remove_app(struct reg_session *s, struct consumer *c, pid_t pid
 
 /*
  * Writes what every buffer set of a snapshot session holds now into dir
- * (dir/ust/uid/..., dir/ust/pid/...: metadata and streams), writers going on.
+ * (dir/ust/uid/..., dir/ust/pid/...: metadata and streams), writers going
+ * on: the newest max_packets sub-buffers of each stream (0: all).
  * 0 or a negative errno with *detail.
  */
 int ust_session_snapshot(struct reg_session *s, struct consumer *c, const char *dir,
-			 const char **detail);
+			 uint64_t max_packets, const char **detail);
+
+/*
+ * Bytes of stream files a snapshot of the newest `packets` sub-buffers per
+ * stream writes at most (loss markers included), over every buffer set.
+ */
+uint64_t ust_session_snapshot_size(const struct reg_session *s, uint64_t packets);
+
+/*
+ * Moves every buffer set to the session's current chunk (s->chunk.dir; NULL
+ * dir: to no files, until the next rotation): a new trace (uuid) whose
+ * metadata is written there, and the consumer writes what follows there.
+ * 0 or a negative errno with *detail.
+ */
+int ust_session_rotate(struct reg_session *s, struct consumer *c, const char *dir,
+		       const char **detail);
+
+/* Drops what the buffers hold and empties the stream files; recording goes on. */
+int ust_session_clear(struct reg_session *s, struct consumer *c, const char **detail);
+
+/* Resamples the clock offset and writes the metadata again (not for snapshot sessions). */
+int ust_session_regenerate_metadata(struct reg_session *s, struct consumer *c,
+				    const char **detail);
+
+/* Bytes the consumer wrote for the session, ever (into *ret). 0 or -errno. */
+int ust_session_written(struct reg_session *s, struct consumer *c, uint64_t *ret,
+			const char **detail);
 
 /* Closes the open sub-buffers; returns once the consumer wrote them. */
 int ust_session_flush(struct reg_session *s, struct consumer *c, const char **detail);

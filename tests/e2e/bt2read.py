@@ -1,7 +1,8 @@
 """Reading traces with babeltrace2, the oracle.
 
 read_events(path) decodes a trace with the bt2 Python bindings into plain
-Python values; babeltrace_text(path, *args) runs the babeltrace2 CLI;
+Python values; read_losses(path) lists what babeltrace2 says was lost;
+babeltrace_text(path, *args) runs the babeltrace2 CLI;
 assert_view_as_babeltrace2() compares `ltt view` with it.
 """
 import subprocess
@@ -57,6 +58,27 @@ def read_events(path):
             "context": _value(ev.common_context_field) if ev.common_context_field is not None else None,
             "packet": _value(pkt) if pkt is not None else None,
         })
+    return out
+
+
+def read_losses(path):
+    """What babeltrace2 reports as lost in the trace at path: a list of
+    (kind, count, begin_ns, end_ns, stream_name) with kind "events" or
+    "packets"; count None when babeltrace2 cannot tell how many."""
+    out = []
+    kinds = {bt2._DiscardedEventsMessageConst: "events",
+             bt2._DiscardedPacketsMessageConst: "packets"}
+    for msg in bt2.TraceCollectionMessageIterator(str(path)):
+        kind = kinds.get(type(msg))
+        if kind is None:
+            continue
+        cls = msg.stream.cls
+        has_times = (cls.discarded_events_have_default_clock_snapshots if kind == "events"
+                     else cls.discarded_packets_have_default_clock_snapshots)
+        out.append((kind, msg.count,
+                    msg.beginning_default_clock_snapshot.ns_from_origin if has_times else None,
+                    msg.end_default_clock_snapshot.ns_from_origin if has_times else None,
+                    msg.stream.name))
     return out
 
 

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	}
 	ncpu = chan->g.nr_cpus;
 	for (unsigned cpu = 0; cpu < ncpu; cpu++) {
-		r = cons_stream_create(argv[1], "channel0", cpu, 0, uuid, &streams[cpu]);
+		r = cons_stream_create(argv[1], "channel0", cpu, 0, uuid, NULL, &streams[cpu]);
 		if (r < 0) {
 			fprintf(stderr, "stream: %s\n", strerror(-r));
 			return 1;

@@ -2,9 +2,10 @@
  * fuzz-sessiond-commands.c - requests as ltt-sessiond receives them from a
  * client: a header and a payload that passed proto validation, executed
  * against a registry that lives across inputs (so that sequences of
- * requests build state), as the daemon's loop does. Start requests are
- * left out: they create the session's output directory, which the fuzzer
- * would place anywhere.
+ * requests build state), as the daemon's loop does. Start, save and load
+ * requests are left out: they create directories and files (the output,
+ * session files) wherever the fuzzer says, or read them (session files have
+ * their own target, fuzz-session-file.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(&msg.hdr, data, sizeof(msg.hdr));
 	if (proto_header_check(&msg.hdr) < 0 || msg.hdr.payload_len != size - PROTO_HEADER_SIZE ||
-	    msg.hdr.type == CTL_SESSION_START)
+	    msg.hdr.type == CTL_SESSION_START || msg.hdr.type == CTL_SESSION_SAVE ||
+	    msg.hdr.type == CTL_SESSION_LOAD)
 		return 0;
 	/* a copy of exactly the payload, so that ASan sees any read past it */
 	payload = malloc(msg.hdr.payload_len ? msg.hdr.payload_len : 1);

@@ -41,6 +41,7 @@ struct ctf_trace {
 	struct ctf_stream_class **streams;
 	size_t nstreams;
 	bool preamble_done;
+	size_t preamble_len;	/* the event classes follow it in meta */
 	struct strbuf meta;
 };
 
@@ -522,6 +523,66 @@ static void tsdl_preamble(struct ctf_trace *t)
 		strbuf_append(sb, "};\n\n");
 	}
 	t->preamble_done = true;
+	t->preamble_len = sb->len;
+}
+
+/* Writes the preamble again (its values changed), then the event classes. */
+static int tsdl_rewrite(struct ctf_trace *t)
+{
+	struct strbuf old = t->meta;
+	size_t old_preamble = t->preamble_len;
+	int r;
+
+	if (!t->preamble_done)
+		return 0;	/* generated when first asked for */
+	t->meta = (struct strbuf){ 0 };
+	tsdl_preamble(t);
+	strbuf_append_len(&t->meta, strbuf_str(&old) + old_preamble, old.len - old_preamble);
+	r = strbuf_error(&t->meta);
+	if (r < 0) {
+		strbuf_free(&t->meta);
+		t->meta = old;
+		t->preamble_len = old_preamble;
+		return r;
+	}
+	strbuf_free(&old);
+	return 0;
+}
+
+int ctf_trace_set_uuid(struct ctf_trace *t, const uint8_t uuid[16])
+{
+	uint8_t was[16];
+	int r;
+
+	memcpy(was, t->uuid, 16);
+	memcpy(t->uuid, uuid, 16);
+	r = tsdl_rewrite(t);
+	if (r < 0)
+		memcpy(t->uuid, was, 16);
+	return r;
+}
+
+int ctf_trace_set_clock_offset(struct ctf_trace *t, const char *clock, int64_t offset_s,
+			       uint64_t offset)
+{
+	for (size_t i = 0; i < t->nclocks; i++) {
+		struct clock *k = &t->clocks[i];
+		int64_t was_s = k->offset_s;
+		uint64_t was = k->offset;
+		int r;
+
+		if (strcmp(k->name, clock) != 0)
+			continue;
+		k->offset_s = offset_s;
+		k->offset = offset;
+		r = tsdl_rewrite(t);
+		if (r < 0) {
+			k->offset_s = was_s;
+			k->offset = was;
+		}
+		return r;
+	}
+	return -ENOENT;
 }
 
 static void tsdl_event(struct strbuf *sb, const struct ctf_event_class *ec)

@@ -115,6 +115,16 @@ enum ctf_layout ctf_trace_layout(const struct ctf_trace *t);
 enum ctf_byte_order ctf_trace_byte_order(const struct ctf_trace *t);
 
 /*
+ * Gives the trace another uuid (a new trace, e.g. the next chunk of a
+ * rotated session), or a clock (by name) another offset (the wall time
+ * resampled): the metadata text is rewritten, its event classes kept.
+ * 0, -ENOENT (no such clock) or -ENOMEM (the trace is then unchanged).
+ */
+int ctf_trace_set_uuid(struct ctf_trace *t, const uint8_t uuid[16]);
+int ctf_trace_set_clock_offset(struct ctf_trace *t, const char *clock, int64_t offset_s,
+			       uint64_t offset);
+
+/*
  * env entries, in the order first set (setting a key again replaces its
  * value). Keys are TSDL identifiers. -EINVAL (bad key), -EBUSY (preamble
  * already generated), -ENOMEM.

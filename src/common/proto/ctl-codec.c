@@ -2,6 +2,7 @@
 #include "ctl-protocol.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 void ctl_put_channel_attr(struct proto_builder *b, const struct ltt_channel_attr *attr)
@@ -13,6 +14,10 @@ void ctl_put_channel_attr(struct proto_builder *b, const struct ltt_channel_attr
 	proto_put_u64(b, CTL_A_READ_TIMER, attr->read_timer_us);
 	proto_put_i64(b, CTL_A_BLOCKING_TIMEOUT, attr->blocking_timeout_us);
 	proto_put_u64(b, CTL_A_BUFFERS, (uint64_t)attr->buffers);
+	if (attr->size >= offsetof(struct ltt_channel_attr, tracefile_count) + sizeof(uint32_t)) {
+		proto_put_u64(b, CTL_A_TRACEFILE_SIZE, attr->tracefile_size);
+		proto_put_u64(b, CTL_A_TRACEFILE_COUNT, attr->tracefile_count);
+	}
 }
 
 /* Reads an optional u64: absent keeps *v; 0 or -EBADMSG. */
@@ -26,10 +31,13 @@ static int opt_u64(const struct proto_attrs *a, uint16_t id, uint64_t *v)
 int ctl_get_channel_attr(const struct proto_attrs *a, struct ltt_channel_attr *attr)
 {
 	uint64_t num = attr->num_subbuf, ow = attr->overwrite, buffers = (uint64_t)attr->buffers;
+	uint64_t tf_count = attr->tracefile_count;
 	int64_t blocking = attr->blocking_timeout_us;
 	int r;
 
 	if ((r = opt_u64(a, CTL_A_SUBBUF_SIZE, &attr->subbuf_size)) < 0 ||
+	    (r = opt_u64(a, CTL_A_TRACEFILE_SIZE, &attr->tracefile_size)) < 0 ||
+	    (r = opt_u64(a, CTL_A_TRACEFILE_COUNT, &tf_count)) < 0 ||
 	    (r = opt_u64(a, CTL_A_NUM_SUBBUF, &num)) < 0 ||
 	    (r = opt_u64(a, CTL_A_OVERWRITE, &ow)) < 0 ||
 	    (r = opt_u64(a, CTL_A_SWITCH_TIMER, &attr->switch_timer_us)) < 0 ||
@@ -39,8 +47,10 @@ int ctl_get_channel_attr(const struct proto_attrs *a, struct ltt_channel_attr *a
 	r = proto_get_i64(a, CTL_A_BLOCKING_TIMEOUT, &blocking);
 	if (r < 0 && r != -ENOENT)
 		return -EBADMSG;
-	if (num > UINT32_MAX || ow > 1 || buffers < LTT_BUFFERS_UID || buffers > LTT_BUFFERS_GLOBAL)
+	if (num > UINT32_MAX || ow > 1 || buffers < LTT_BUFFERS_UID ||
+	    buffers > LTT_BUFFERS_GLOBAL || tf_count > UINT32_MAX)
 		return -EBADMSG;
+	attr->tracefile_count = (uint32_t)tf_count;
 	attr->num_subbuf = (uint32_t)num;
 	attr->overwrite = ow;
 	attr->buffers = (enum ltt_buffers)buffers;

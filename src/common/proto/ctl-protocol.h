@@ -16,14 +16,29 @@
  *   EVENT_ENABLE          SESSION DOMAIN [CHANNEL] <rule attributes>
  *   EVENT_DISABLE         SESSION DOMAIN [CHANNEL] PATTERN [ALL]  COUNT
  *   LIST_TRACEPOINTS      DOMAIN                              APP_DESC*
- *   SNAPSHOT_RECORD       SESSION [NAME]                      OUTPUT (the snapshot's directory)
  *   CONTEXT_ADD           SESSION DOMAIN [CHANNEL] CONTEXT+ (type names, all or none)
  *   TRACK / UNTRACK       SESSION DOMAIN PROCESS_ATTR VALUE* (none: --all)
+ *   SNAPSHOT_RECORD       SESSION [NAME] [OUTPUT] [MAX_SIZE]  OUTPUT (the snapshot's directory)
+ *   SNAPSHOT_ADD_OUTPUT   SESSION [NAME] OUTPUT [MAX_SIZE]    ID
+ *   SNAPSHOT_DEL_OUTPUT   SESSION (ID | NAME)
+ *   SNAPSHOT_LIST_OUTPUTS SESSION                             SNAPSHOT_OUTPUT_DESC*
+ *   ROTATE                SESSION                             OUTPUT (the archived chunk)
+ *   ROTATION_ENABLE       SESSION [ROTATE_TIMER] [ROTATE_SIZE] (non-zero: set)
+ *   ROTATION_DISABLE      SESSION [ROTATE_TIMER] [ROTATE_SIZE] (non-zero: unset)
+ *   SESSION_CLEAR         SESSION
+ *   REGENERATE_METADATA   SESSION
+ *   SESSION_SAVE          [SESSION] OUTPUT (directory) [FORCE]  COUNT
+ *   SESSION_LOAD          [SESSION] OUTPUT+ (files or directories, in search
+ *                         order) [FORCE] [OVERRIDE_URL] [OVERRIDE_NAME]   COUNT
+ *   SESSION_DESTROY's reply adds OUTPUT when the last chunk was archived.
  *
  *   APP_DESC      nest: PID PROCNAME TRACEPOINT_DESC*
  *   TRACEPOINT_DESC nest: PATTERN (the name) LOGLEVEL
  *
- *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] CHANNEL_DESC* TRACKER_DESC*
+ *   SNAPSHOT_OUTPUT_DESC nest: ID NAME OUTPUT MAX_SIZE
+ *
+ *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] [ROTATE_TIMER]
+ *                 [ROTATE_SIZE] CHANNEL_DESC* TRACKER_DESC*
  *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> CONTEXT* RULE_DESC*
  *   TRACKER_DESC  nest: DOMAIN PROCESS_ATTR (ALL | VALUE*): only the trackers
  *                 that do not include all values
@@ -52,6 +67,16 @@ enum ctl_msg_type {
 	CTL_CONTEXT_ADD,
 	CTL_TRACK,
 	CTL_UNTRACK,
+	CTL_SNAPSHOT_ADD_OUTPUT,
+	CTL_SNAPSHOT_DEL_OUTPUT,
+	CTL_SNAPSHOT_LIST_OUTPUTS,
+	CTL_ROTATE,
+	CTL_ROTATION_ENABLE,
+	CTL_ROTATION_DISABLE,
+	CTL_SESSION_CLEAR,
+	CTL_REGENERATE_METADATA,
+	CTL_SESSION_SAVE,
+	CTL_SESSION_LOAD,
 	CTL_MSG_TYPE_END,
 };
 
@@ -93,6 +118,16 @@ enum ctl_attr_id {
 	CTL_A_PROCESS_ATTR,	/* u64 enum ltt_process_attr */
 	CTL_A_VALUE,		/* i64, repeated: a tracker value */
 	CTL_A_TRACKER_DESC,	/* nest */
+	CTL_A_MAX_SIZE,		/* u64 bytes */
+	CTL_A_ID,		/* u64 */
+	CTL_A_SNAPSHOT_OUTPUT_DESC,	/* nest */
+	CTL_A_ROTATE_TIMER,	/* u64 µs */
+	CTL_A_ROTATE_SIZE,	/* u64 bytes */
+	CTL_A_TRACEFILE_SIZE,	/* u64 bytes */
+	CTL_A_TRACEFILE_COUNT,	/* u64 */
+	CTL_A_FORCE,		/* u64 0/1 */
+	CTL_A_OVERRIDE_URL,	/* str */
+	CTL_A_OVERRIDE_NAME,	/* str */
 };
 
 /* Appends the attributes of a channel's settings. */

@@ -675,11 +675,6 @@ static void rb_plan_finish(struct rb_channel *chan, struct rb_cpu_ctl *buf, unsi
 		rb_close_info(chan, buf, p->end - S, S, ts);
 }
 
-static uint64_t rb_clock_of(const struct rb_client *cl, const struct rb_channel *chan)
-{
-	return cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
-}
-
 /*
  * The reservation on CPU buffer cpu of an atomic channel. count_full false:
  * a full buffer returns -EAGAIN uncounted, with ctx->cpu naming it
@@ -703,7 +698,7 @@ static int reserve_atomic(const struct rb_client *cl, struct rb_channel *chan, u
 		return rb_count_discard(buf, -E2BIG);
 	cur = rb_pair_load(buf);
 	for (;;) {
-		ts = rb_clock_of(cl, chan);
+		ts = rb_clock_now(cl, chan);
 		if (ts < cur.ts)
 			ts = cur.ts;	/* I3 */
 		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
@@ -942,7 +937,7 @@ int rb_flush(struct rb_channel *chan, unsigned cpu, unsigned flags)
 	cur = rb_pair_load(buf);
 	for (;;) {
 		/* I3: as in rb_flush_on_cpu(). */
-		ts = rb_clock_of(chan->client, chan);
+		ts = rb_clock_now(chan->client, chan);
 		if (ts < cur.ts)
 			ts = cur.ts;
 		r = rb_plan_flush(chan, buf, cur, flags, &p);
@@ -1235,6 +1230,14 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 		int (*fn)(const struct rb_packet *pkt, void *arg), void *arg,
 		uint64_t *ret_overwritten, uint64_t *ret_incomplete)
 {
+	return rb_snapshot_newest(chan, cpu, 0, scratch, fn, arg, ret_overwritten,
+				  ret_incomplete);
+}
+
+int rb_snapshot_newest(struct rb_channel *chan, unsigned cpu, uint64_t max_subbufs,
+		       void *scratch, int (*fn)(const struct rb_packet *pkt, void *arg),
+		       void *arg, uint64_t *ret_overwritten, uint64_t *ret_incomplete)
+{
 	const uint64_t S = chan->g.subbuf_size;
 	const uint64_t bufsize = S << chan->num_order;
 	uint64_t wp, c, lo, wb, overwritten = 0, incomplete = 0, last_d = 0;
@@ -1254,6 +1257,8 @@ int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 	lo = wb >= bufsize ? wb - bufsize : 0;
 	if (lo < c)
 		lo = c;
+	if (max_subbufs && (wb - lo) / S > max_subbufs)
+		lo = wb - max_subbufs * S;
 	for (uint64_t p = lo; p < wb; p += S) {
 		struct rb_subbuf_ctl *sb = &buf->sb[rb_subbuf_index(chan, p)];
 		struct rb_packet pkt;

@@ -583,6 +583,13 @@ static inline void rb_ctx_fill(struct rb_channel *chan, unsigned cpu, struct rb_
 	ctx->cpu = cpu;
 }
 
+/* Now, on the clock of a writer of chan with client cl: the client's, or
+ * (clock_read NULL) the channel's (rb_clock_read()). */
+static inline uint64_t rb_clock_now(const struct rb_client *cl, const struct rb_channel *chan)
+{
+	return cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
+}
+
 /* ---- writer fast path ---- */
 
 /*
@@ -622,7 +629,7 @@ rb_reserve_on(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
 	buf = rb_cpu(chan, cpu);
 	cur = rb_pair_load(buf);
 	for (;;) {
-		ts = cl->clock_read ? cl->clock_read() : rb_clock_read(chan->g.clock);
+		ts = rb_clock_now(cl, chan);
 		/* I3: never before the reservation we follow (cur.ts, I4). */
 		if (unlikely(ts < cur.ts))
 			ts = cur.ts;
@@ -860,5 +867,13 @@ void rb_consumer_woken(struct rb_channel *chan);
 int rb_snapshot(struct rb_channel *chan, unsigned cpu, void *scratch,
 		int (*fn)(const struct rb_packet *pkt, void *arg), void *arg,
 		uint64_t *ret_overwritten, uint64_t *ret_incomplete);
+
+/*
+ * rb_snapshot_newest - rb_snapshot() of the newest max_subbufs sub-buffers
+ * at most (0: all); the older ones are left out (a snapshot's size limit).
+ */
+int rb_snapshot_newest(struct rb_channel *chan, unsigned cpu, uint64_t max_subbufs,
+		       void *scratch, int (*fn)(const struct rb_packet *pkt, void *arg),
+		       void *arg, uint64_t *ret_overwritten, uint64_t *ret_incomplete);
 
 #endif /* LTT_RINGBUF_H */

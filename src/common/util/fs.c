@@ -73,3 +73,19 @@ void find_program(const char *name, const char *env_var, const char *build_subdi
 	}
 	snprintf(buf, size, "%s", name);
 }
+
+int session_files_user_dir(char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (!home || home[0] != '/')
+		return -ENOENT;
+	return snprintf(buf, size, "%s/.ltt/sessions", home) >= (int)size ? -ENAMETOOLONG : 0;
+}
+
+const char *session_files_system_dir(void)
+{
+	const char *dir = getenv("LTT_SYSTEM_SESSIONS_DIR");
+
+	return dir && dir[0] == '/' ? dir : "/etc/ltt/sessions";
+}

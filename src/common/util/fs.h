@@ -23,4 +23,13 @@ int write_all(int fd, const void *buf, size_t len);
 void find_program(const char *name, const char *env_var, const char *build_subdir, char *buf,
 		  size_t size);
 
+/*
+ * Where saved session files are: the user's, $HOME/.ltt/sessions (into buf,
+ * size bytes: 0, -ENOENT without $HOME, or -ENAMETOOLONG), and the
+ * system-wide one, $LTT_SYSTEM_SESSIONS_DIR or else /etc/ltt/sessions. Their
+ * `auto` subdirectories hold the sessions a daemon loads when it starts.
+ */
+int session_files_user_dir(char *buf, size_t size);
+const char *session_files_system_dir(void);
+
 #endif /* LTT_UTIL_FS_H */

@@ -75,7 +75,7 @@ TEST(contexts_are_added_all_or_none)
 	ASSERT_OK(context_add(s, LTT_DOMAIN_USER, "c2", dup, 2, &detail));
 	ASSERT_EQ_INT(s->channels[1].n_contexts, 2);
 	/* once started, never again */
-	s->started_once = true;
+	s->chunk.started = true;
 	ASSERT_EQ_INT(context_add(s, LTT_DOMAIN_USER, "c2", twice, 1, &detail),
 		      -LTT_ERR_STARTED_ONCE);
 	registry_free(&reg);

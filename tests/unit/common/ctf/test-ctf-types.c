@@ -341,6 +341,35 @@ TEST(metadata_grows_by_appending_events)
 	ctf_trace_free(t);
 }
 
+TEST(new_uuid_and_clock_offset_rewrite_the_preamble_only)
+{
+	static const uint8_t other[16] = { 0xaa, 0xbb, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0,
+					   0, 0x01 };
+	struct ctf_trace *t = trace_new();
+	struct ctf_event_class_desc d = { .name = "x:y", .id = 7 };
+	struct ctf_error err = { { 0 } };
+	char *before, *ev;
+	const char *now;
+
+	/* before the preamble exists: the values simply change */
+	ASSERT_OK(ctf_trace_set_clock_offset(t, "monotonic", 5, 6));
+	ASSERT_OK(ctf_trace_add_event_class(t, &d, NULL, &err, NULL));
+	before = strdup(metadata(t));
+	ASSERT_CONTAINS(before, "\toffset_s = 5;\n\toffset = 6;\n");
+	ev = strdup(strstr(before, "event {"));
+	ASSERT_OK(ctf_trace_set_uuid(t, other));
+	ASSERT_OK(ctf_trace_set_clock_offset(t, "monotonic", -3, 999));
+	ASSERT_EQ_INT(ctf_trace_set_clock_offset(t, "nope", 1, 1), -ENOENT);
+	now = metadata(t);
+	ASSERT_CONTAINS(now, "uuid = \"aabb0000-0000-4000-8000-000000000001\";");
+	ASSERT_CONTAINS(now, "\toffset_s = -3;\n\toffset = 999;\n");
+	ASSERT_EQ_STR(strstr(now, "event {"), ev);	/* the event classes, unchanged */
+	ASSERT_EQ_INT(memcmp(ctf_trace_uuid(t), other, 16), 0);
+	free(ev);
+	free(before);
+	ctf_trace_free(t);
+}
+
 /* Adds a one-field event; expects failure r with message containing msg. */
 static void expect_rejected(struct ctf_type *p, int r, const char *msg)
 {

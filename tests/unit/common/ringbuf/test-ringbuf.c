@@ -476,6 +476,34 @@ TEST(snapshot_copies_without_consuming)
 	rb_channel_free(chan);
 }
 
+TEST(snapshot_newest_leaves_out_the_older_subbufs)
+{
+	struct rb_channel *chan = make(4 * KIB, 8, RB_MODE_OVERWRITE, 1);
+	void *scratch = malloc(4 * KIB);
+	struct tc_verifier all, newest;
+	uint64_t ow, inc;
+
+	for (uint32_t i = 0; i < 1000; i++)
+		ASSERT_OK(TC_EMIT(&tc_client_fake, chan, 0, 0, i, 30, i));
+	tc_verifier_init(&all, 1, 1, 1000);
+	ASSERT_EQ_INT(rb_snapshot(chan, 0, scratch, snap_cb, &all, &ow, &inc), 0);
+	ASSERT_EQ_U64(all.packets, 8);
+	tc_verifier_init(&newest, 1, 1, 1000);
+	ASSERT_EQ_INT(rb_snapshot_newest(chan, 0, 3, scratch, snap_cb, &newest, &ow, &inc), 0);
+	ASSERT_EQ_U64(newest.packets, 3);
+	ASSERT_EQ_INT(newest.last_seq[0], 999);	/* the newest records, up to the last */
+	ASSERT_EQ_INT(newest.last_pkt_seq[0], all.last_pkt_seq[0]);
+	/* a limit above what the buffer holds takes everything */
+	tc_verifier_free(&newest);
+	tc_verifier_init(&newest, 1, 1, 1000);
+	ASSERT_EQ_INT(rb_snapshot_newest(chan, 0, 100, scratch, snap_cb, &newest, &ow, &inc), 0);
+	ASSERT_EQ_U64(newest.total, all.total);
+	tc_verifier_free(&newest);
+	tc_verifier_free(&all);
+	free(scratch);
+	rb_channel_free(chan);
+}
+
 TEST(consumer_wakeup_only_when_sleeping)
 {
 	struct rb_channel *chan = make(4 * KIB, 4, RB_MODE_DISCARD, 2);
