@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/macros.h"
+
 struct ctf_stream_writer {
 	const struct ctf_trace *trace;
 	const struct ctf_stream_class *sc;
 	enum ctf_byte_order bo;
 	uint8_t *buf;
 	uint64_t packet_bits;
+	uint64_t pad_bits;		/* closed packets end at a multiple; 0: packet_bits */
 	struct ctf_cursor cur;
 	bool open;			/* a packet is open */
 	uint64_t last_ts;		/* the reader's clock value */
@@ -151,6 +154,11 @@ int ctf_stream_writer_event(struct ctf_stream_writer *w, const struct ctf_event_
 	return r;
 }
 
+void ctf_stream_writer_set_padding(struct ctf_stream_writer *w, size_t pad)
+{
+	w->pad_bits = 8 * (uint64_t)pad;
+}
+
 void ctf_stream_writer_add_discarded(struct ctf_stream_writer *w, uint64_t n)
 {
 	w->discarded += n;
@@ -174,6 +182,9 @@ int ctf_stream_writer_close_packet(struct ctf_stream_writer *w, uint64_t ts_end,
 		ts_end = w->last_ts;
 	w->info.ts_end = ts_end;
 	w->info.content_size = w->cur.off;
+	w->info.packet_size = w->packet_bits;
+	if (w->pad_bits && align_up(w->cur.off, w->pad_bits) < w->packet_bits)
+		w->info.packet_size = align_up(w->cur.off, w->pad_bits);
 	w->info.seq_num = w->seq_num++;
 	w->info.events_discarded = w->discarded;
 	ctf_packet_header_write(w->buf, ctf_trace_uuid(w->trace), w->bo, &w->info);
