@@ -37,53 +37,12 @@
 #include <unistd.h>
 
 #include "kernel/kernel-internal.h"
+#include "ctf/ctf-clock.h"
 #include "ltt-config.h"
 
 #define MAX_IDS 65536
 #define SCRATCH_VALUES 40000
 #define SCRATCH_BYTES (3 * 65536)
-
-enum src_kind {
-	SRC_FIELD = 0,
-	SRC_LENGTH,		/* length of the __data_loc sequence field src */
-	SRC_TGID,		/* thread group of the tid in field src */
-};
-
-struct slot {
-	enum src_kind kind;
-	int src;		/* field index in the format */
-};
-
-struct conv_event {
-	struct kt_event_format *fmt;
-	const struct ctf_event_class *ec;
-	struct slot *slots;
-	size_t nslots;
-	int pid_field;		/* common_pid, or -1 */
-};
-
-struct kt_converter {
-	struct ctf_trace *trace;
-	struct ctf_fs_trace *fs;
-	struct ctf_fs_stream **streams;
-	uint64_t *last_ts;
-	struct cpu_acct {
-		uint64_t events;	/* written on this cpu */
-		uint64_t pending_lost;	/* waiting for the first packet to close */
-		bool first_closed;
-	} *acct;
-	unsigned ncpus;
-	uint32_t next_id;
-	enum ctf_header_kind header;
-	bool stream_class_added;
-	size_t packet_size;
-	struct conv_event **by_id;	/* kernel event id -> class */
-	bool scanned;			/* tracefs events scanned for unknown ids */
-	char **id_paths;		/* kernel id -> "system/name", after a scan */
-	struct ctf_value *vals;
-	char *bytes;
-	struct kt_converter_stats st;
-};
 
 char *kt_lttng_event_name(const char *system, const char *name, char *buf, size_t size)
 {
@@ -166,9 +125,9 @@ static int field_type(const struct kt_field *f, struct ctf_type **ret)
 	return -EINVAL;
 }
 
-static int add_slot(struct conv_event *ce, enum src_kind kind, int src)
+static int add_slot(struct kt_conv_event *ce, enum kt_src_kind kind, int src)
 {
-	struct slot *ns = realloc(ce->slots, (ce->nslots + 1) * sizeof(*ns));
+	struct kt_slot *ns = realloc(ce->slots, (ce->nslots + 1) * sizeof(*ns));
 
 	if (!ns)
 		return -ENOMEM;
@@ -179,11 +138,12 @@ static int add_slot(struct conv_event *ce, enum src_kind kind, int src)
 	return 0;
 }
 
-static void conv_event_free(struct conv_event *ce)
+static void conv_event_free(struct kt_conv_event *ce)
 {
 	if (!ce)
 		return;
 	kt_event_format_free(ce->fmt);
+	kt_record_filter_free(ce->filter);
 	free(ce->slots);
 	free(ce);
 }
@@ -209,23 +169,23 @@ static int ensure_stream_class(struct kt_converter *c, struct kt_error *err)
 		ctf_type_free(ctx);
 		return r;
 	}
-	r = ctf_trace_add_stream_class(c->trace, 0, c->header, "monotonic", ctx, &cerr, NULL);
+	r = ctf_trace_add_stream_class(c->trace, 0, c->header, c->clock_name, ctx, &cerr, NULL);
 	if (r < 0)
 		return kt_error_set(err, r, "kernel stream class: %s", cerr.msg);
 	c->stream_class_added = true;
 	return 0;
 }
 
-/* Builds the event class of fmt (owned by ce on success). */
-static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
-		      struct conv_event **ret, struct kt_error *err)
+/* Builds the event class of fmt (owned by ce on success), named ctf_name or LTTng's name. */
+static int make_event(struct kt_converter *c, struct kt_event_format *fmt, const char *ctf_name,
+		      struct kt_conv_event **ret, struct kt_error *err)
 {
 	const char *system = fmt->system ? fmt->system : "";
 	bool syscall = strcmp(system, "syscalls") == 0;
 	bool fork = strcmp(system, "sched") == 0 && strcmp(fmt->name, "sched_process_fork") == 0;
 	struct ctf_event_class_desc d = { 0 };
 	struct ctf_type *payload = NULL, *t = NULL;
-	struct conv_event *ce;
+	struct kt_conv_event *ce;
 	struct ctf_error cerr;
 	char name[256], fbuf[256], lbuf[300];
 	int r;
@@ -263,7 +223,7 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 			r = ctf_type_struct_add(payload, lbuf, len);
 			if (r < 0)
 				goto err;
-			r = add_slot(ce, SRC_LENGTH, (int)i);
+			r = add_slot(ce, KT_SRC_LENGTH, (int)i);
 			if (r < 0)
 				goto err;
 			r = int_type(f->elem_size * 8, false, f->elem_size == 1 ? 16 : 10, &elem);
@@ -277,7 +237,7 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 		t = NULL;
 		if (r < 0)
 			goto err;
-		r = add_slot(ce, SRC_FIELD, (int)i);
+		r = add_slot(ce, KT_SRC_FIELD, (int)i);
 		if (r < 0)
 			goto err;
 		if (fork && (strcmp(f->name, "parent_pid") == 0 || strcmp(f->name, "child_pid") == 0)) {
@@ -289,12 +249,15 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 			t = NULL;
 			if (r < 0)
 				goto err;
-			r = add_slot(ce, SRC_TGID, (int)i);
+			r = add_slot(ce, KT_SRC_TGID, (int)i);
 			if (r < 0)
 				goto err;
 		}
 	}
-	kt_lttng_event_name(system, fmt->name, name, sizeof(name));
+	if (ctf_name)
+		kt_fmt(name, sizeof(name), "%s", ctf_name);
+	else
+		kt_lttng_event_name(system, fmt->name, name, sizeof(name));
 	d.name = name;
 	d.id = c->next_id;
 	d.stream_id = 0;
@@ -316,10 +279,10 @@ err:
 }
 
 int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *fmt,
-			 struct kt_error *err)
+			 const char *name, struct kt_error *err)
 {
 	struct kt_event_format *copy = NULL;
-	struct conv_event *ce = NULL;
+	struct kt_conv_event *ce = NULL;
 	int r;
 
 	if (fmt->id >= MAX_IDS)
@@ -348,7 +311,7 @@ int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *f
 			goto err;
 		}
 	}
-	r = make_event(c, copy, &ce, err);
+	r = make_event(c, copy, name, &ce, err);
 	if (r < 0)
 		goto err;
 	c->by_id[fmt->id] = ce;
@@ -400,10 +363,10 @@ static void scan_ids(struct kt_converter *c)
 	closedir(d);
 }
 
-static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_error *err)
+static struct kt_conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_error *err)
 {
 	struct kt_event_format *fmt = NULL;
-	struct conv_event *ce = NULL;
+	struct kt_conv_event *ce = NULL;
 	char sys[256], *slash;
 
 	if (c->by_id[id])
@@ -419,7 +382,7 @@ static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_
 	*slash = '\0';
 	if (kt_event_format_load(sys, slash + 1, &fmt) < 0)
 		return NULL;
-	if (make_event(c, fmt, &ce, err) < 0) {
+	if (make_event(c, fmt, NULL, &ce, err) < 0) {
 		kt_event_format_free(fmt);
 		return NULL;
 	}
@@ -454,11 +417,7 @@ static int64_t rd_int(const uint8_t *p, uint32_t size)
 	}
 }
 
-/*
- * The thread group of tid: /proc while it lives, else the kernel's
- * saved_tgids (options/record-tgid), else tid itself.
- */
-static int64_t tgid_of(int64_t tid)
+int64_t kt_tgid_of(int64_t tid)
 {
 	char path[PATH_MAX], buf[1024], *p, *text = NULL, *line, *save = NULL;
 	int64_t tgid = tid;
@@ -483,6 +442,25 @@ static int64_t tgid_of(int64_t tid)
 	return tgid;
 }
 
+/*
+ * kt_tgid_of through a direct-mapped cache, for filters on $ctx.pid: a tid
+ * reused by another process within one trace (after pid_max wraps) would
+ * keep its old group.
+ */
+static int64_t cached_tgid(void *arg, int64_t tid)
+{
+	struct kt_converter *c = arg;
+	size_t k = (size_t)tid % KT_TGID_CACHE;
+
+	if (tid <= 0 || tid > INT32_MAX)
+		return tid;
+	if (c->tgids[k].tid != tid) {
+		c->tgids[k].tid = (int32_t)tid;
+		c->tgids[k].tgid = (int32_t)kt_tgid_of(tid);
+	}
+	return c->tgids[k].tgid;
+}
+
 static void account_lost(struct kt_converter *c, unsigned cpu);
 
 /* Where a __data_loc/__rel_loc field points: 0 and off/len, or -EBADMSG. */
@@ -504,9 +482,10 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 			struct kt_error *err)
 {
 	struct ctf_value *vals = c->vals, *elems;
-	struct conv_event *ce;
+	struct kt_conv_event *ce;
 	struct ctf_value ctx;
 	size_t nv = 0, ne = 0, nb = 0;
+	int64_t tid;
 	uint64_t ts;
 	uint16_t id;
 	int r;
@@ -534,11 +513,11 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 			return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its "
 					    "format", ce->fmt->name, rec->len);
 		}
-		if (ce->slots[i].kind == SRC_TGID) {
-			vals[nv++] = CTF_S64(tgid_of(rd_int(p, f->size)));	/* fork events: rare */
+		if (ce->slots[i].kind == KT_SRC_TGID) {
+			vals[nv++] = CTF_S64(kt_tgid_of(rd_int(p, f->size)));	/* fork events: rare */
 			continue;
 		}
-		if (ce->slots[i].kind == SRC_LENGTH) {
+		if (ce->slots[i].kind == KT_SRC_LENGTH) {
 			if (dyn_loc(f, rec, &off, &len) < 0) {
 				c->st.bad++;
 				return -EBADMSG;
@@ -606,8 +585,12 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 			break;
 		}
 	}
-	ctx = CTF_S64(ce->pid_field >= 0 ? rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset,
-						   4) : -1);
+	tid = ce->pid_field >= 0 ? rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset, 4) : -1;
+	if (ce->filter && !kt_record_filter_pass(ce->filter, vals, tid, cpu, cached_tgid, c)) {
+		c->st.filtered++;
+		return 0;
+	}
+	ctx = CTF_S64(tid);
 	ts = rec->ts;
 	if (ts < c->last_ts[cpu]) {
 		ts = c->last_ts[cpu];	/* the stream must not go back in time */
@@ -633,7 +616,7 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
  */
 static void account_lost(struct kt_converter *c, unsigned cpu)
 {
-	struct cpu_acct *a = &c->acct[cpu];
+	struct kt_cpu_acct *a = &c->acct[cpu];
 
 	if (!a->pending_lost || !a->events)
 		return;
@@ -662,27 +645,6 @@ void kt_converter_stats(const struct kt_converter *c, struct kt_converter_stats 
 
 /* ---- creation ---- */
 
-static void boot_uuid(uint8_t uuid[16])
-{
-	char buf[64];
-	size_t j = 0;
-
-	memset(uuid, 0, 16);
-	if (kt_file_read("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) <= 0)
-		return;
-	for (size_t i = 0; buf[i] && j < 32; i++) {
-		int v;
-
-		if (buf[i] == '-')
-			continue;
-		if (!isxdigit((unsigned char)buf[i]))
-			break;
-		v = isdigit((unsigned char)buf[i]) ? buf[i] - '0' : (tolower(buf[i]) - 'a' + 10);
-		uuid[j / 2] |= (uint8_t)(j % 2 ? v : v << 4);
-		j++;
-	}
-}
-
 static void random_uuid(uint8_t uuid[16])
 {
 	FILE *f = fopen("/dev/urandom", "re");
@@ -704,13 +666,13 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 {
 	struct kt_converter *c;
 	struct ctf_env_lttng env = { 0 };
-	struct ctf_clock_desc clk = { 0 };
+	struct ctf_trace_clock now_clock;
+	const struct ctf_trace_clock *tc = cfg ? cfg->clock : NULL;
+	struct ctf_clock_desc clk;
 	struct ctf_error cerr;
-	struct timespec rt, mono;
 	struct utsname un;
-	uint8_t uuid[16], clk_uuid[16];
+	uint8_t uuid[16];
 	char host[256], date[64];
-	int64_t off_ns;
 	time_t now;
 	struct tm tm;
 	int r;
@@ -767,19 +729,13 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	if (r < 0)
 		goto err;
 
-	/* monotonic, as LTTng: offset = realtime - monotonic now */
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	off_ns = ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-	boot_uuid(clk_uuid);
-	clk.name = "monotonic";
-	clk.uuid = clk_uuid;
-	clk.description = "Monotonic Clock";
-	clk.freq = 1000000000;
-	clk.offset_s = off_ns / 1000000000LL;
-	clk.offset = (uint64_t)(off_ns % 1000000000LL);
-	clk.precision = 1;
-	clk.absolute = false;
+	/* the session's clock (the user-space traces declare the same), else monotonic now */
+	if (!tc) {
+		ctf_trace_clock_now(&now_clock);
+		tc = &now_clock;
+	}
+	ctf_trace_clock_desc(tc, &clk);
+	kt_fmt(c->clock_name, sizeof(c->clock_name), "%s", tc->name);
 	r = ctf_trace_add_clock(c->trace, &clk, &cerr);
 	if (r < 0) {
 		kt_error_set(err, r, "kernel trace clock: %s", cerr.msg);
@@ -793,6 +749,8 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 		kt_error_set(err, r, "cannot create trace directory %s: %s", cfg->dir, strerror(-r));
 		goto err;
 	}
+	if (cfg->growing && (r = ctf_fs_trace_set_growing(c->fs)) < 0)
+		goto err;
 	for (unsigned i = 0; i < c->ncpus; i++) {
 		r = ctf_fs_stream_create(c->fs, cfg->channel ? cfg->channel : "channel0", i, 0,
 					 c->packet_size, &c->streams[i]);
@@ -827,6 +785,45 @@ int kt_converter_close(struct kt_converter *c, struct kt_error *err)
 	return 0;
 }
 
+int kt_converter_sync(struct kt_converter *c, struct kt_error *err)
+{
+	int r = ctf_fs_trace_sync(c->fs);
+
+	if (r < 0)
+		return kt_error_set(err, r, "cannot write the kernel trace: %s", strerror(-r));
+	return 0;
+}
+
+int kt_converter_set_filter(struct kt_converter *c, const struct kt_event_format *fmt,
+			    const uint8_t *const *codes, const size_t *lens, size_t n,
+			    struct kt_error *err)
+{
+	struct kt_record_filter *f = NULL;
+	struct kt_conv_event *ce;
+	int r;
+
+	if (fmt->id >= MAX_IDS)
+		return -EINVAL;
+	r = kt_converter_declare(c, fmt, NULL, err);
+	if (r < 0)
+		return r;
+	ce = c->by_id[fmt->id];
+	if (n && (r = kt_record_filter_create(ce->ec->payload, codes, lens, n, &f, err)) < 0)
+		return r;
+	kt_record_filter_free(ce->filter);
+	ce->filter = f;
+	return 0;
+}
+
+void kt_converter_clear_filters(struct kt_converter *c)
+{
+	for (size_t i = 0; i < MAX_IDS; i++)
+		if (c->by_id[i]) {
+			kt_record_filter_free(c->by_id[i]->filter);
+			c->by_id[i]->filter = NULL;
+		}
+}
+
 void kt_converter_free(struct kt_converter *c)
 {
 	if (!c)
@@ -846,6 +843,7 @@ void kt_converter_free(struct kt_converter *c)
 	free(c->acct);
 	free(c->vals);
 	free(c->bytes);
+	free(c->sd);
 	free(c);
 }
 

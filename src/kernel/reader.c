@@ -198,6 +198,11 @@ void kt_cpu_reader_free(struct kt_cpu_reader *r)
 	free(r);
 }
 
+int kt_cpu_reader_fd(const struct kt_cpu_reader *r)
+{
+	return r->fd;
+}
+
 enum kt_reader_mode kt_cpu_reader_mode(const struct kt_cpu_reader *r)
 {
 	return r->mode;

@@ -75,7 +75,7 @@ static int declare_enabled(const char *system, const char *name, void *arg)
 	if (r < 0)
 		return kt_error_set(dc->err, r, "cannot read the format of %s:%s: %s", system,
 				    name, strerror(-r));
-	r = kt_converter_declare(dc->conv, fmt, dc->err);
+	r = kt_converter_declare(dc->conv, fmt, NULL, dc->err);
 	kt_event_format_free(fmt);
 	return r;
 }
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < nup; i++) {
-		r = kt_instance_add_uprobe(inst, uprobes[i], ufetch[i], &err);
+		r = kt_instance_add_uprobe(inst, uprobes[i], NULL, ufetch[i], NULL, 0, &err);
 		if (r < 0) {
 			die("userspace-probe", r, &err);
 			goto out;

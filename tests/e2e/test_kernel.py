@@ -224,12 +224,21 @@ def test_kernel_filter_next_tid(procs, tmp_path):
 
 
 def test_kernel_filter_refused(procs, tmp_path):
-    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "next_tid === 3",
+    # the kernel's grammar has the operators, but there is no field 'nope'
+    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "next_tid == nope",
                     "--", "true", check=False)
     assert res.returncode == 1
-    assert "kernel filter 'next_tid === 3' refused for sched:sched_switch" in res.stderr
+    assert "kernel filter 'next_tid == nope' refused for sched:sched_switch" in res.stderr
     assert "parse_error" in res.stderr      # the kernel's own explanation
     assert not os.path.exists(tmp_path / "t" / "kernel" / "metadata")
+
+
+def test_filter_beyond_the_kernel_grammar(procs, tmp_path):
+    # LTTng's bitwise or: not an operator of the kernel's filters
+    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "(next_tid | 1) == 3",
+                    "--", "true", check=False)
+    assert res.returncode == 1
+    assert "the kernel has no operator '|'" in res.stderr
 
 
 @pytest.mark.parametrize("mode,subbuf", [("mmap", "4096"), ("read", "4096"),
