@@ -149,18 +149,23 @@ enum ltt_loglevel_match {
 
 enum ltt_event_type {
 	LTT_EVENT_TRACEPOINT = 1,
-	LTT_EVENT_SYSCALL = 2,
+	LTT_EVENT_SYSCALL = 2,		/* kernel: entry and exit of the syscalls named */
+	LTT_EVENT_FUNCTION = 3,		/* kernel: entries of a function (location: SYMBOL) */
+	LTT_EVENT_USERSPACE_PROBE = 4,	/* kernel: a uprobe (location: [elf:]PATH:SYMBOL) */
 };
 
 struct ltt_event_rule {
 	uint32_t size;			/* sizeof(struct ltt_event_rule) */
 	enum ltt_event_type type;
-	const char *pattern;		/* event name or glob with '*' */
+	const char *pattern;		/* event name or glob with '*'; syscall rules: the
+					 * syscall's name or glob; FUNCTION and
+					 * USERSPACE_PROBE: the name the events get */
 	enum ltt_loglevel_match loglevel_match;
 	int loglevel;			/* 0 (EMERG) .. 14 (DEBUG), as lttng-ust */
 	const char *const *exclusions;	/* names or globs not to record */
 	size_t n_exclusions;
 	const char *filter;		/* filter expression, or NULL */
+	const char *location;		/* FUNCTION, USERSPACE_PROBE: where; else NULL */
 };
 void ltt_event_rule_init(struct ltt_event_rule *rule);
 
@@ -211,16 +216,20 @@ size_t ltt_channel_rule_count(const struct ltt_channel *c);
 void ltt_channel_get_rule(const struct ltt_channel *c, size_t i, struct ltt_event_rule *rule,
 			  bool *ret_enabled);
 
-/* ---- Tracepoints of running applications ----------------------------- */
+/* ---- Tracepoints of running applications, and of the kernel ---------- */
 
-struct ltt_tracepoint_list;	/* what `ltt list -u` shows */
+struct ltt_tracepoint_list;	/* what `ltt list -u` and `ltt list -k` show */
 
 /*
- * The tracepoints of every application registered with the daemon, by
- * application. Free with ltt_tracepoint_list_free().
+ * LTT_DOMAIN_USER: the tracepoints of every application registered with the
+ * daemon, by application. LTT_DOMAIN_KERNEL: the kernel's tracepoints, by
+ * their LTTng names (pid 0, procname "kernel"); -LTT_ERR_KERNEL_UNAVAILABLE
+ * when the daemon cannot trace the kernel. Free with ltt_tracepoint_list_free().
  */
 int ltt_tracepoint_list_get(struct ltt_ctl *ctl, enum ltt_domain domain,
 			    struct ltt_tracepoint_list **ret);
+/* The kernel's system calls (`ltt list -k --syscall`), as ltt_tracepoint_list_get. */
+int ltt_syscall_list_get(struct ltt_ctl *ctl, struct ltt_tracepoint_list **ret);
 size_t ltt_tracepoint_list_count(const struct ltt_tracepoint_list *l);
 /* Entry i: its application's pid and name, the event's name and log level. */
 void ltt_tracepoint_list_entry(const struct ltt_tracepoint_list *l, size_t i, int *ret_pid,

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "kernel-session.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -62,15 +63,14 @@ static int target_session(struct request *rq, struct reg_session **ret)
 static int target_domain(struct request *rq, enum ltt_domain *domain, const char **channel)
 {
 	uint64_t d;
+	int r;
 
 	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
 		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
-	if (d != LTT_DOMAIN_USER)
+	if (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL)
 		return -EBADMSG;
+	if (d == LTT_DOMAIN_KERNEL && (r = kernel_session_available(&rq->detail)) < 0)
+		return r;
 	*domain = (enum ltt_domain)d;
 	*channel = NULL;
 	if (proto_get_str(rq->attrs, CTL_A_CHANNEL, channel) == -EBADMSG)
@@ -107,6 +107,7 @@ static int session_destroy(struct request *rq)
 		return r;
 	/* stop first: what was recorded reaches the trace files */
 	ust_session_free(s, consumer);
+	kernel_session_free(s, consumer);
 	return registry_session_destroy(rq->reg, s->name, &rq->detail);
 }
 
@@ -127,6 +128,8 @@ static int session_start(struct request *rq)
 		return -ECHILD;
 	r = ust_session_start(s, consumer, &rq->detail);
 	if (r == 0)
+		r = kernel_session_start(s, consumer, &rq->detail);
+	if (r == 0)
 		r = apps_attach_session(rq->reg, s, &rq->detail);
 	if (r < 0)
 		return consumer_failed(r, &rq->detail);
@@ -143,6 +146,8 @@ static int session_stop(struct request *rq)
 		return r;
 	if (!s->active)
 		return -LTT_ERR_ALREADY_STOPPED;
+	if ((r = kernel_session_stop(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
 	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = false;
@@ -174,6 +179,7 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 				.exclusions = (const char *const *)r->exclusions,
 				.n_exclusions = r->n_exclusions,
 				.filter = r->filter,
+				.location = r->location,
 			};
 
 			proto_nest_begin(b, CTL_A_RULE_DESC);
@@ -203,6 +209,20 @@ static int session_get(struct request *rq)
 	return r;
 }
 
+/* Adds a channel; a kernel one makes the session's tracefs instance. */
+static int channel_add(struct request *rq, struct reg_session *s, enum ltt_domain domain,
+		       const char *channel, const struct ltt_channel_attr *attr)
+{
+	int r = registry_channel_add(s, domain, channel, attr, &rq->detail);
+
+	if (r < 0 || domain != LTT_DOMAIN_KERNEL)
+		return r;
+	r = kernel_session_add_channel(s, &s->channels[s->n_channels - 1], &rq->detail);
+	if (r < 0)
+		registry_channel_remove_last(s);
+	return r;
+}
+
 static int channel_enable(struct request *rq)
 {
 	struct ltt_channel_attr attr;
@@ -218,7 +238,82 @@ static int channel_enable(struct request *rq)
 	ltt_channel_attr_init(&attr, domain);
 	if (ctl_get_channel_attr(rq->attrs, &attr) < 0)
 		return -EBADMSG;
-	return registry_channel_add(s, domain, channel, &attr, &rq->detail);
+	return channel_add(rq, s, domain, channel, &attr);
+}
+
+/*
+ * The session's kernel channel for a rule: the one named, else the
+ * session's (it has one), else channel0, made now with the defaults.
+ */
+static int kernel_rule_channel(struct request *rq, struct reg_session *s, const char **channel,
+			       struct reg_channel **ret)
+{
+	struct ltt_channel_attr attr;
+	int r;
+
+	for (size_t i = 0; !*channel && i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_KERNEL)
+			*channel = s->channels[i].name;
+	if (!*channel) {
+		ltt_channel_attr_init(&attr, LTT_DOMAIN_KERNEL);
+		attr.overwrite = s->snapshot;
+		if ((r = channel_add(rq, s, LTT_DOMAIN_KERNEL, "channel0", &attr)) < 0)
+			return r;
+		*channel = "channel0";
+	}
+	*ret = registry_channel_find(s, LTT_DOMAIN_KERNEL, *channel);
+	return *ret ? 0 : -LTT_ERR_CHANNEL_NOT_FOUND;
+}
+
+/* A kernel rule: in the registry, then in tracefs (else taken back). */
+static int kernel_event_enable(struct request *rq, struct reg_session *s, const char *channel,
+			       const struct ltt_event_rule *rule)
+{
+	struct reg_channel *c;
+	bool is_new;
+	int r, index;
+
+	if ((r = kernel_rule_channel(rq, s, &channel, &c)) < 0)
+		return r;
+	index = registry_rule_enable(s, LTT_DOMAIN_KERNEL, channel, rule, &is_new, &rq->detail);
+	if (index < 0)
+		return index;
+	r = kernel_session_rule_changed(s, (size_t)index, consumer, &rq->detail);
+	if (r < 0) {
+		const char *ignored;
+
+		/* tracefs as it was: the rule disabled, applied, then taken back */
+		c->rules[index].enabled = false;
+		kernel_session_rule_changed(s, (size_t)index, consumer, &ignored);
+		registry_rule_undo(c, (size_t)index, is_new);
+	}
+	return r;
+}
+
+/* Disables kernel rules; tracefs follows each rule that was enabled. */
+static int kernel_event_disable(struct request *rq, struct reg_session *s, const char *channel,
+				const char *pattern, bool all)
+{
+	struct reg_channel *c = registry_channel_find(s, LTT_DOMAIN_KERNEL,
+						      channel ? channel : "channel0");
+	bool *was = NULL;
+	int n, r = 0;
+
+	for (size_t i = 0; !c && !channel && i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_KERNEL)
+			c = &s->channels[i];
+	if (!c)
+		return channel ? -LTT_ERR_CHANNEL_NOT_FOUND : -LTT_ERR_EVENT_NOT_FOUND;
+	if (c->n_rules && !(was = calloc(c->n_rules, sizeof(*was))))
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_rules; i++)
+		was[i] = c->rules[i].enabled;
+	n = registry_rule_disable(s, LTT_DOMAIN_KERNEL, c->name, pattern, all, &rq->detail);
+	for (size_t i = 0; n > 0 && r == 0 && i < c->n_rules; i++)
+		if (was[i] && !c->rules[i].enabled)
+			r = kernel_session_rule_changed(s, i, consumer, &rq->detail);
+	free(was);
+	return r < 0 ? r : n;
 }
 
 static int event_enable(struct request *rq)
@@ -234,9 +329,12 @@ static int event_enable(struct request *rq)
 	r = ctl_get_event_rule(rq->attrs, &rule, &exclusions);
 	if (r < 0)
 		return r;
-	r = registry_rule_enable(s, domain, channel, &rule, &rq->detail);
+	if (domain == LTT_DOMAIN_KERNEL)
+		r = kernel_event_enable(rq, s, channel, &rule);
+	else
+		r = registry_rule_enable(s, domain, channel, &rule, NULL, &rq->detail);
 	free(exclusions);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int event_disable(struct request *rq)
@@ -252,7 +350,10 @@ static int event_disable(struct request *rq)
 	if (proto_get_str(rq->attrs, CTL_A_PATTERN, &pattern) < 0 ||
 	    proto_get_u64(rq->attrs, CTL_A_ALL, &all) < 0)
 		return -EBADMSG;
-	r = registry_rule_disable(s, domain, channel, pattern, all, &rq->detail);
+	if (domain == LTT_DOMAIN_KERNEL)
+		r = kernel_event_disable(rq, s, channel, pattern, all);
+	else
+		r = registry_rule_disable(s, domain, channel, pattern, all, &rq->detail);
 	if (r > 0)
 		proto_put_u64(rq->reply, CTL_A_COUNT, (uint64_t)r);
 	return r < 0 ? r : 0;
@@ -260,13 +361,16 @@ static int event_disable(struct request *rq)
 
 static int list_tracepoints(struct request *rq)
 {
-	uint64_t d;
+	uint64_t d, type = LTT_EVENT_TRACEPOINT;
+	int r;
 
-	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_EVENT_TYPE, &type) == -EBADMSG)
 		return -EBADMSG;
 	if (d == LTT_DOMAIN_KERNEL) {
-		rq->detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
+		if ((r = kernel_session_available(&rq->detail)) < 0)
+			return r;
+		return kernel_session_list(type == LTT_EVENT_SYSCALL, rq->reply, &rq->detail);
 	}
 	apps_list(rq->reg, rq->reply);
 	return 0;
@@ -354,8 +458,10 @@ void commands_handle(struct registry *reg, const struct proto_msg *msg,
 void commands_shutdown(struct registry *reg)
 {
 	apps_free(reg);
-	for (size_t i = 0; i < reg->n_sessions; i++)
+	for (size_t i = 0; i < reg->n_sessions; i++) {
 		ust_session_free(reg->sessions[i], consumer);
+		kernel_session_free(reg->sessions[i], consumer);
+	}
 	consumer_free(consumer);
 	consumer = NULL;
 }

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/fs.h"
@@ -23,6 +25,31 @@ struct consumer {
 	int sock;
 	uint32_t seq;
 };
+
+/*
+ * Channel keys: a random 24-bit epoch of this daemon, then a counter. An
+ * application outlives daemons: the keys of the next daemon must not be
+ * those the application saw before (it keeps event ids per key), and they
+ * stay below 2^48 (the tracer packs them with a 16-bit id).
+ */
+uint64_t consumer_new_key(void)
+{
+	static uint64_t epoch, counter;
+
+	while (epoch == 0) {
+		uint32_t r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
+		epoch = r & 0xffffff;
+	}
+	return epoch << 24 | (++counter & 0xffffff);
+}
+
+pid_t consumer_pid(const struct consumer *c)
+{
+	return c->pid;
+}
 
 int consumer_spawn(struct consumer **ret)
 {

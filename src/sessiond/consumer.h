@@ -6,9 +6,18 @@
 #ifndef LTT_SESSIOND_CONSUMER_H
 #define LTT_SESSIOND_CONSUMER_H
 
+#include <stdint.h>
+#include <sys/types.h>
+
 #include "proto/consumer-protocol.h"
 
 struct consumer;
+
+/* A key for a new channel, unique in this daemon and unlike a previous daemon's. */
+uint64_t consumer_new_key(void);
+
+/* The consumer's process (not to be traced by the kernel channels it drains). */
+pid_t consumer_pid(const struct consumer *c);
 
 /*
  * Starts ltt-consumerd ($LTT_CONSUMERD_PATH, else beside this program, else

@@ -22,6 +22,7 @@
 #include "ltt-config.h"
 #include "app.h"
 #include "commands.h"
+#include "kernel-session.h"
 #include "registry.h"
 
 #define MAX_CLIENTS 256
@@ -271,6 +272,13 @@ int main(int argc, char **argv)
 	if (pf) {
 		fprintf(pf, "%d\n", (int)getpid());
 		fclose(pf);
+	}
+	if (geteuid() == 0) {
+		const char *why;
+
+		/* what a daemon that died left in tracefs: its instances, its uprobes */
+		if (kernel_session_available(&why) == 0)
+			kernel_session_cleanup_stale();
 	}
 	log_msg("serving %s (pid %d)", sock, (int)getpid());
 	r = run(listener, sigfd);

@@ -17,9 +17,12 @@
 
 #include <ltt/ctl.h>
 
+#include "ctf/ctf-clock.h"
+
 #define REG_NAME_MAX 255
 
 struct ust_session;
+struct kernel_session;
 
 struct reg_rule {
 	enum ltt_event_type type;
@@ -29,6 +32,7 @@ struct reg_rule {
 	char **exclusions;
 	size_t n_exclusions;
 	char *filter;		/* NULL: none */
+	char *location;		/* kernel FUNCTION / USERSPACE_PROBE rules: where; else NULL */
 	uint8_t *bytecode;	/* the filter compiled (filter/filter.h), for the tracers */
 	size_t bytecode_len;
 	bool enabled;
@@ -49,10 +53,12 @@ struct reg_session {
 	bool active;
 	bool snapshot;		/* flight recorder: written only by snapshot record */
 	unsigned snapshots;	/* how many were recorded */
+	struct ctf_trace_clock clock;	/* every trace of the session declares it */
 	struct reg_channel *channels;
 	size_t n_channels;
 	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
 	size_t n_ust;
+	struct kernel_session *kernel;	/* its tracefs instance, from the first kernel channel */
 };
 
 struct registry {
@@ -85,13 +91,22 @@ int registry_channel_add(struct reg_session *s, enum ltt_domain domain, const ch
 			 const struct ltt_channel_attr *attr, const char **detail);
 struct reg_channel *registry_channel_find(struct reg_session *s, enum ltt_domain domain,
 					  const char *name);
+/* Removes the channel added last (its domain could not make it). */
+void registry_channel_remove_last(struct reg_session *s);
 
 /*
  * Enables a rule in channel `channel` (NULL: channel0, created with the
- * domain's defaults when missing) of the session.
+ * domain's defaults when missing) of the session: a new one, or one that
+ * was disabled. Returns the rule's index in its channel (>= 0), *ret_new
+ * (may be NULL) saying whether it is new, or a negative error.
  */
 int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const char *channel,
-			 const struct ltt_event_rule *rule, const char **detail);
+			 const struct ltt_event_rule *rule, bool *ret_new, const char **detail);
+/*
+ * Takes back what registry_rule_enable did to rule `index` of channel c (a
+ * domain could not apply it): removes it if it was new, else disables it.
+ */
+void registry_rule_undo(struct reg_channel *c, size_t index, bool was_new);
 /* Disables matching rules; returns how many (>= 1) or -LTT_ERR_EVENT_NOT_FOUND. */
 int registry_rule_disable(struct reg_session *s, enum ltt_domain domain, const char *channel,
 			  const char *pattern, bool all, const char **detail);

@@ -49,25 +49,6 @@ struct ust_session {
 	size_t n_channels;
 };
 
-/*
- * Channel keys: a random 24-bit epoch of this daemon, then a counter. An
- * application outlives daemons: the keys of the next daemon must not be
- * those the application saw before (it keeps event ids per key), and they
- * stay below 2^48 (the tracer packs them with a 16-bit id).
- */
-static uint64_t new_key(void)
-{
-	static uint64_t epoch, counter;
-
-	while (epoch == 0) {
-		uint32_t r = 0;
-
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
-		epoch = r & 0xffffff;
-	}
-	return epoch << 24 | (++counter & 0xffffff);
-}
 static uint64_t slots_used;	/* bit s: slot s belongs to a channel */
 
 static int slot_alloc(unsigned *ret)
@@ -77,57 +58,6 @@ static int slot_alloc(unsigned *ret)
 	*ret = (unsigned)__builtin_ctzll(~slots_used);
 	slots_used |= UINT64_C(1) << *ret;
 	return 0;
-}
-
-/* uuid of this boot, as LTTng names the monotonic clock (/proc's boot_id). */
-static void boot_uuid(uint8_t uuid[16])
-{
-	char text[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	unsigned k = 0;
-
-	memset(uuid, 0, 16);
-	if (f) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	for (const char *p = text; *p && k < 32; p++) {
-		unsigned v;
-
-		if (*p >= '0' && *p <= '9')
-			v = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			v = (unsigned)(*p - 'a' + 10);
-		else
-			continue;
-		uuid[k / 2] = (uint8_t)(uuid[k / 2] | (k % 2 ? v : v << 4));
-		k++;
-	}
-}
-
-/* realtime - monotonic in ns, the best (narrowest) of a few samples. */
-static int64_t clock_offset(void)
-{
-	int64_t best = 0;
-	uint64_t best_width = UINT64_MAX;
-
-	for (int i = 0; i < 10; i++) {
-		struct timespec m1, rt, m2;
-		uint64_t a, b;
-
-		clock_gettime(CLOCK_MONOTONIC, &m1);
-		clock_gettime(CLOCK_REALTIME, &rt);
-		clock_gettime(CLOCK_MONOTONIC, &m2);
-		a = (uint64_t)m1.tv_sec * 1000000000u + (uint64_t)m1.tv_nsec;
-		b = (uint64_t)m2.tv_sec * 1000000000u + (uint64_t)m2.tv_nsec;
-		if (b - a < best_width) {
-			best_width = b - a;
-			best = (int64_t)((uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec) -
-			       (int64_t)(a + (b - a) / 2);
-		}
-	}
-	return best;
 }
 
 /* Whether channel c of a session belongs in the buffer set u (its scheme). */
@@ -146,10 +76,9 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 		      const char *app_stamp, const char **detail)
 {
 	char host[256] = "", stamp[32];
+	struct ctf_clock_desc clock;
 	struct ctf_error err;
 	struct tm tm;
-	uint8_t clock_uuid[16];
-	int64_t offset = clock_offset();
 	uint32_t stream_id = 0;
 	int r;
 
@@ -160,7 +89,7 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	gethostname(host, sizeof(host) - 1);
 	localtime_r(&s->created, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S%z", &tm);
-	boot_uuid(clock_uuid);
+	ctf_trace_clock_desc(&s->clock, &clock);
 	struct ctf_env_lttng env = {
 		.domain = "ust",
 		.tracer_name = "lttng-ust",
@@ -177,15 +106,6 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 		.vpid_datetime = u->pid ? app_stamp : NULL,
 		.ltt_version = LTT_VERSION,
 	};
-	struct ctf_clock_desc clock = {
-		.name = "monotonic",
-		.uuid = clock_uuid,
-		.description = "Monotonic Clock",
-		.freq = 1000000000,
-		.offset_s = offset / 1000000000,
-		.offset = (uint64_t)(offset % 1000000000),
-	};
-
 	*detail = "cannot describe the trace";
 	if ((r = ctf_trace_create(u->uuid, CTF_BO_LE, &u->trace)) < 0 ||
 	    (r = ctf_trace_env_lttng(u->trace, &env, &err)) < 0 ||
@@ -194,7 +114,7 @@ static int make_trace(const struct reg_session *s, struct ust_session *u, const 
 	for (size_t i = 0; i < s->n_channels; i++) {
 		if (!in_set(&s->channels[i], u))
 			continue;
-		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, "monotonic",
+		r = ctf_trace_add_stream_class(u->trace, stream_id++, CTF_HEADER_LARGE, clock.name,
 					       NULL, &err, NULL);
 		if (r < 0)
 			return r;
@@ -237,7 +157,7 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 		.name = name,
 		.client = &ctf_rb_client_large,
 	};
-	*uc = (struct ust_channel){ .key = new_key(), .reg_index = reg_index,
+	*uc = (struct ust_channel){ .key = consumer_new_key(), .reg_index = reg_index,
 				    .stream_id = stream_id, .wakeup_fd = -1 };
 	if (slot_alloc(&uc->slot) < 0) {
 		*detail = "64 user channels are traced already";

@@ -57,7 +57,6 @@ def test_output_options(ltt_env, tmp_path):
     (["enable-channel", "-u", "-s", "s1", "--subbuf-size", "3000", "c"],
      "power of two from 4 KiB to 64 MiB"),
     (["enable-channel", "-u", "-s", "s1", "--num-subbuf", "1", "c"], "power of two from 2"),
-    (["enable-channel", "-k", "-s", "s1", "c"], "kernel domain is not available"),
     (["enable-channel", "-u", "-s", "s1", "--blocking-timeout", "100", "c"],
      "blocking channels are not available yet"),
     (["enable-event", "-u", "-s", "s1", "app:x", "--filter", "a > && b"],

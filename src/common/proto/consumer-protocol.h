@@ -18,6 +18,26 @@
  *   STATS            KEY                                            reply: PACKETS BYTES
  *   SNAPSHOT         KEY DIR: what the buffers hold now, as stream files
  *                    in DIR               reply: PACKETS OVERWRITTEN INCOMPLETE
+ *
+ * Kernel channels (a tracefs instance the session daemon made; the consumer
+ * reads it, converts its records to CTF in DIR and never changes tracefs):
+ *   ADD_KERNEL_CHANNEL  KEY DIR (OUTPUT/kernel) CHANNEL INSTANCE (its name)
+ *                    PACKET_SIZE SWITCH_TIMER READ_TIMER TRACE_NAME CLOCK:
+ *                    maps the instance's per-CPU buffers, creates the trace
+ *   KERNEL_START     KEY [FUNCTION_NAME: the CTF name of the function
+ *                    tracer's records]: declares the events enabled now,
+ *                    writes the state dump (the daemon turns tracing on after
+ *                    the reply)
+ *   KERNEL_FILTERS   KEY FILTER_DESC*: the filters evaluated on converted
+ *                    records, replacing the previous ones
+ *   FLUSH            as above; for a kernel channel (tracing off), drains the
+ *                    buffers to the end; the reply comes when it is on disk
+ *   DEL_CHANNEL      as above; then unmaps the instance, whose removal is the
+ *                    daemon's (or, if the daemon dies, the consumer's as it exits)
+ *   STATS            reply adds, for a kernel channel: EVENTS LOST FILTERED
+ *
+ *   CLOCK        nest: NAME FREQ OFFSET_S OFFSET UUID (ctf/ctf-clock.h)
+ *   FILTER_DESC  nest: EVENT ("system:name", tracefs) BYTECODE+ (OR'ed)
  */
 #ifndef LTT_CONSUMER_PROTOCOL_H
 #define LTT_CONSUMER_PROTOCOL_H
@@ -32,6 +52,9 @@ enum cons_msg_type {
 	CONS_DEL_CHANNEL,
 	CONS_STATS,
 	CONS_SNAPSHOT,
+	CONS_ADD_KERNEL_CHANNEL,
+	CONS_KERNEL_START,
+	CONS_KERNEL_FILTERS,
 	CONS_MSG_TYPE_END,
 };
 
@@ -51,6 +74,21 @@ enum cons_attr_id {
 	CONS_A_SNAPSHOT,	/* u64 0/1 */
 	CONS_A_OVERWRITTEN,	/* u64: sub-buffers overwritten while copied */
 	CONS_A_INCOMPLETE,	/* u64: sub-buffers still being written */
+	CONS_A_INSTANCE,	/* str: tracefs instance name (ltt-...) */
+	CONS_A_PACKET_SIZE,	/* u64 bytes */
+	CONS_A_TRACE_NAME,	/* str: the session's name */
+	CONS_A_CLOCK,		/* nest */
+	CONS_A_NAME,		/* str */
+	CONS_A_FREQ,		/* u64 Hz */
+	CONS_A_OFFSET_S,	/* i64 */
+	CONS_A_OFFSET,		/* u64 cycles */
+	CONS_A_FUNCTION_NAME,	/* str */
+	CONS_A_FILTER_DESC,	/* nest */
+	CONS_A_EVENT,		/* str: "system:name" */
+	CONS_A_BYTECODE,	/* bytes: compiled filter */
+	CONS_A_EVENTS,		/* u64 */
+	CONS_A_LOST,		/* u64 */
+	CONS_A_FILTERED,	/* u64 */
 };
 
 #endif /* LTT_CONSUMER_PROTOCOL_H */

@@ -82,6 +82,7 @@ enum ctl_attr_id {
 	CTL_A_TRACEPOINT_DESC,	/* nest */
 	CTL_A_SNAPSHOT,		/* u64 0/1 */
 	CTL_A_NAME,		/* str */
+	CTL_A_LOCATION,		/* str: a rule's function or probe location */
 };
 
 /* Appends the attributes of a channel's settings. */
