@@ -506,9 +506,17 @@ int kt_instance_destroy(struct kt_instance *inst)
 	return r;
 }
 
+/* Whether process pid runs (a zombie does not: its parent just did not reap it yet). */
 static bool pid_alive(long pid)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	char path[64], buf[512], *rp;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno != EPERM))
+		return false;
+	kt_fmt(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (kt_file_read(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+		return true;
+	return rp[1] != ' ' || (rp[2] != 'Z' && rp[2] != 'X');
 }
 
 /* The owner pid at the end of "ltt-SESSION-PID", or -1. */

@@ -269,23 +269,35 @@ static int kernel_rule_channel(struct request *rq, struct reg_session *s, const 
 static int kernel_event_enable(struct request *rq, struct reg_session *s, const char *channel,
 			       const struct ltt_event_rule *rule)
 {
+	bool is_new, had_channel = s->kernel != NULL;
 	struct reg_channel *c;
-	bool is_new;
 	int r, index;
 
 	if ((r = kernel_rule_channel(rq, s, &channel, &c)) < 0)
 		return r;
 	index = registry_rule_enable(s, LTT_DOMAIN_KERNEL, channel, rule, &is_new, &rq->detail);
-	if (index < 0)
-		return index;
+	if (index < 0) {
+		r = index;
+		goto err;
+	}
 	r = kernel_session_rule_changed(s, (size_t)index, consumer, &rq->detail);
 	if (r < 0) {
+		static char why[600];	/* the daemon is single-threaded */
 		const char *ignored;
 
+		snprintf(why, sizeof(why), "%s", rq->detail ? rq->detail : "");
+		rq->detail = why[0] ? why : NULL;
 		/* tracefs as it was: the rule disabled, applied, then taken back */
 		c->rules[index].enabled = false;
 		kernel_session_rule_changed(s, (size_t)index, consumer, &ignored);
 		registry_rule_undo(c, (size_t)index, is_new);
+		goto err;
+	}
+	return 0;
+err:
+	if (!had_channel) {	/* the channel made for this rule goes too */
+		kernel_session_free(s, consumer);
+		registry_channel_remove_last(s);
 	}
 	return r;
 }

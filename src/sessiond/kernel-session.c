@@ -300,7 +300,9 @@ static int apply_filter(struct kernel_session *ks, const struct reg_channel *c,
 	char system[64], name[192];
 	struct strbuf expr = STRBUF_INIT;
 	bool any = false, all_filtered = true, was = e->consumer_filter;
+	const char *last = NULL;
 	struct kt_error kernel_refusal;
+	size_t n = 0;
 	int r;
 
 	kevent_names(e, system, sizeof(system), name, sizeof(name));
@@ -310,9 +312,16 @@ static int apply_filter(struct kernel_session *ks, const struct reg_channel *c,
 		if (!rule->enabled || !rule_matches(ks, rule, system, name))
 			continue;
 		all_filtered &= rule->filter != NULL;
-		if (rule->filter)
-			strbuf_appendf(&expr, "%s(%s)", any ? " || " : "", rule->filter);
+		if (rule->filter && n++)
+			strbuf_appendf(&expr, " || (%s)", rule->filter);
+		else if (rule->filter)
+			strbuf_appendf(&expr, "(%s)", rule->filter);
+		last = rule->filter;
 		any = true;
+	}
+	if (n == 1) {		/* one filter: as it was written */
+		strbuf_truncate(&expr, 0);
+		strbuf_append(&expr, last);
 	}
 	if (!any || !all_filtered) {
 		r = 0;

@@ -8,11 +8,9 @@ print nothing on stderr (the flood test excepted: there babeltrace2 rightly
 warns about the discarded events).
 
 Needs root and tracefs (mounted here if it is not); each test is skipped
-with the reason otherwise. The autouse fixture `tracefs_clean` snapshots
-tracefs before each test, removes whatever ltt-* instance or ltt_* uprobe
-the test left (pass or fail), and then asserts that tracefs is exactly as
-before: same instances, no event enabled at the top level, tracer nop,
-same uprobe_events.
+with the reason otherwise. The autouse fixture `tracefs_clean`
+(kernel_env.tracefs_unchanged) asserts that each test leaves tracefs
+exactly as it found it.
 """
 import json
 import os
@@ -22,78 +20,15 @@ import pytest
 
 from bt2read import babeltrace_text, read_events
 from conftest import build_path
+from kernel_env import TRACEFS, tracefs_unchanged
 
-TRACEFS = "/sys/kernel/tracing"
 RECORD = build_path("tests", "unit", "kernel", "kernel-record")
 WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
 
 
-def _tracefs_available():
-    if os.geteuid() != 0:
-        return "kernel tracing needs root"
-    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
-        p = subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            return f"cannot mount tracefs: {p.stderr.strip()}"
-    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
-        return "tracefs has no instances directory"
-    return None
-
-
-def _read(name):
-    try:
-        with open(os.path.join(TRACEFS, name)) as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def _snapshot():
-    return {
-        "instances": sorted(os.listdir(os.path.join(TRACEFS, "instances"))),
-        "set_event": _read("set_event"),
-        "current_tracer": _read("current_tracer"),
-        "uprobe_events": _read("uprobe_events"),
-    }
-
-
-def _remove_leftovers(before):
-    """Removes the ltt-* instances and ltt_* uprobes made since `before`."""
-    for name in os.listdir(os.path.join(TRACEFS, "instances")):
-        if name.startswith("ltt-") and name not in before["instances"]:
-            path = os.path.join(TRACEFS, "instances", name)
-            for f, v in (("tracing_on", "0"), ("events/enable", "0")):
-                try:
-                    with open(os.path.join(path, f), "w") as fh:
-                        fh.write(v)
-                except OSError:
-                    pass
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
-    old = set((before["uprobe_events"] or "").splitlines())
-    for line in (_read("uprobe_events") or "").splitlines():
-        ev = line.split()[0].split(":", 1)[-1] if line else ""
-        if line not in old and ev.startswith("ltt_"):
-            try:
-                with open(os.path.join(TRACEFS, "uprobe_events"), "a") as fh:
-                    fh.write("-:" + ev + "\n")
-            except OSError:
-                pass
-
-
 @pytest.fixture(autouse=True)
 def tracefs_clean():
-    why = _tracefs_available()
-    if why:
-        pytest.skip(why)
-    before = _snapshot()
-    yield
-    after = _snapshot()
-    _remove_leftovers(before)
-    assert after == before, "the test left tracefs changed"
+    yield from tracefs_unchanged()
 
 
 def record(procs, out, *args, check=True, timeout=120):
