@@ -24,6 +24,7 @@ import glob
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -51,8 +52,9 @@ def unavailable(build):
     return None
 
 
-def sh(argv, env=None, check=True, timeout=900):
-    p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+def sh(argv, env=None, check=True, timeout=900, preexec_fn=None):
+    p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout,
+                       preexec_fn=preexec_fn)
     if check and p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)}: {p.stderr.strip()}")
     return p
@@ -112,6 +114,12 @@ class Ltt:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+def more_files():
+    """perf opens every event on every CPU: as many descriptors as allowed."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 class Perf:
     def __init__(self, build):
         self.build = build
@@ -120,7 +128,8 @@ class Perf:
     def run(self, kind, n):
         data = os.path.join(self.dir, "perf.data")
         p = sh(["perf", "record", "-a", "-e", "sched:*", "-e", "syscalls:*", "-o", data, "--",
-                os.path.join(self.build, "bench", "kernel-bench"), kind, str(n)])
+                os.path.join(self.build, "bench", "kernel-bench"), kind, str(n)],
+               preexec_fn=more_files)
         seconds = json.loads(p.stdout.strip().splitlines()[-1])["seconds"]
         m = re.search(r"\((\d+) samples\)", p.stderr)
         recorded = int(m.group(1)) if m else 0

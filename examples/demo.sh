@@ -39,6 +39,7 @@ stop_daemon() {
 	fi
 }
 trap stop_daemon EXIT
+trap 'exit 1' INT TERM HUP PIPE
 
 # Why the kernel cannot be traced here, or nothing.
 kernel_unavailable() {
