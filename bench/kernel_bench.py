@@ -7,6 +7,10 @@ with every sched tracepoint and every system call enabled, in the same run,
   perf       `perf record -a` with the same events (Debian's linux-perf)
   naive      a tracefs instance with the same events, `cat` reading each
              CPU's trace_pipe_raw into a file
+  floor      the kernel alone: an instance set up as ltt's (trace_clock mono,
+             record-tgid, a pid excluded), the same events, a buffer large
+             enough for the whole run and no reader: what recording every
+             event costs the workload, with nothing lost
 
 and for each: the slowdown (workload time / untraced time, medians), the
 events recorded and lost (ltt: events in the trace and its events_discarded;
@@ -34,7 +38,7 @@ import tempfile
 import time
 
 TRACEFS = "/sys/kernel/tracing"
-TRACERS = ["untraced", "ltt", "perf", "naive"]
+TRACERS = ["untraced", "ltt", "perf", "naive", "floor"]
 
 
 def unavailable(build):
@@ -133,14 +137,29 @@ class Perf:
         seconds = json.loads(p.stdout.strip().splitlines()[-1])["seconds"]
         m = re.search(r"\((\d+) samples\)", p.stderr)
         recorded = int(m.group(1)) if m else 0
-        stats = sh(["perf", "report", "--stats", "-i", data], check=False).stdout
-        m = re.search(r"LOST events:\s+(\d+)", stats)
-        lost = int(m.group(1)) if m else 0
-        m = re.search(r"LOST_SAMPLES events:\s+(\d+)", stats)
-        lost += int(m.group(1)) if m else 0
+        lost = self.lost(data)
         size = os.path.getsize(data)
         os.unlink(data)
         return seconds, recorded, lost, size
+
+    @staticmethod
+    def lost(data):
+        """Samples perf lost: the sum of its LOST and LOST_SAMPLES records."""
+        stats = sh(["perf", "report", "--stats", "-i", data], check=False).stdout
+        records = sum(int(n) for n in re.findall(r"^\s*LOST(?:_SAMPLES)? events:\s+(\d+)",
+                                                 stats.split("stats:")[0], re.M))
+        if records == 0:
+            return 0
+        # each record says how many samples it stands for (perf report -D: "lost:N")
+        dump = subprocess.Popen(["perf", "report", "-D", "-i", data], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        lost = 0
+        for line in dump.stdout:
+            if b"PERF_RECORD_LOST" in line:
+                m = re.search(rb"lost:\s*(\d+)", line)
+                lost += int(m.group(1)) if m else 0
+        dump.wait()
+        return lost
 
     def stop(self):
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -197,6 +216,39 @@ class Naive:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class Floor:
+    """The same events into an instance big enough for the run, read by nobody."""
+
+    def __init__(self, build):
+        self.build = build
+        self.inst = os.path.join(TRACEFS, "instances", f"ltt-floor-{os.getpid()}")
+
+    def run(self, kind, n):
+        os.mkdir(self.inst)
+        try:
+            for f, v in (("buffer_size_kb", str(512 << 10)), ("trace_clock", "mono"),
+                         ("options/record-tgid", "1"),
+                         ("set_event_notrace_pid", str(os.getpid())),
+                         ("events/sched/enable", "1"), ("events/syscalls/enable", "1"),
+                         ("tracing_on", "1")):
+                Naive.write(os.path.join(self.inst, f), v)
+            seconds = workload(self.build, kind, n)[0]
+            Naive.write(os.path.join(self.inst, "tracing_on"), "0")
+            recorded = lost = 0
+            for cpu in os.listdir(os.path.join(self.inst, "per_cpu")):
+                with open(os.path.join(self.inst, "per_cpu", cpu, "stats")) as f:
+                    st = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
+                lost += int(st["overrun"]) + int(st["dropped events"])
+                recorded += int(st["entries"])
+        finally:
+            Naive.write(os.path.join(self.inst, "events/enable"), "0")
+            os.rmdir(self.inst)
+        return seconds, recorded, lost, 0
+
+    def stop(self):
+        pass
+
+
 def spread(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
@@ -205,7 +257,8 @@ def run(build, reps, quick, log):
     """The figures, {figure: {tracer: spread}}; log(message) reports progress."""
     sizes = {"getppid": 1_000_000 if quick else 5_000_000,
              "pingpong": 50_000 if quick else 200_000}
-    tracers = {"ltt": Ltt(build), "perf": Perf(build), "naive": Naive(build)}
+    tracers = {"ltt": Ltt(build), "perf": Perf(build), "naive": Naive(build),
+               "floor": Floor(build)}
     figures = {}
     try:
         for kind, n in sizes.items():
@@ -236,16 +289,17 @@ def run(build, reps, quick, log):
 
 def print_table(figures):
     names = TRACERS[1:]
-    print(f"\n{'kernel figure':34}" + "".join(f"{n:>24}" for n in names) +
-          "   ltt/perf  ltt/naive")
+    print(f"\n{'kernel figure':30}" + "".join(f"{n:>22}" for n in names) +
+          "  ltt/perf ltt/naive ltt/floor")
     for fig, per in figures.items():
         if fig.endswith("seconds"):
             continue
-        row = f"{fig:34}"
+        row = f"{fig:30}"
         for n in names:
             s = per[n]
-            row += f"{s['median']:>10.2f} ({s['min']:.2f}-{s['max']:.2f})".rjust(24)
-        for peer in ("perf", "naive"):
+            digits = 0 if "recorded" in fig else 2
+            row += f"{s['median']:.{digits}f} ({s['min']:.{digits}f}-{s['max']:.{digits}f})".rjust(22)
+        for peer in ("perf", "naive", "floor"):
             row += f"{per['ltt']['median'] / per[peer]['median']:10.2f}" \
                 if per[peer]["median"] else f"{'-':>10}"
         print(row)

@@ -12,8 +12,13 @@
 #include "proto/ctl-protocol.h"
 #include "util/strbuf.h"
 
-/* Readers poll()ing a CPU's buffer wake when it is this full (tracefs' default). */
-#define WAKEUP_PERCENT 50
+/*
+ * The consumer, poll()ing a CPU's buffer, is woken when it is this full:
+ * three quarters of the buffer are left for the time it takes to be
+ * scheduled and drain (the kernel's default, 50, lost events when other
+ * work kept the consumer off the CPUs for tens of milliseconds).
+ */
+#define WAKEUP_PERCENT 25
 
 /* A tracefs event some rule of the channel matched. */
 struct kevent {
