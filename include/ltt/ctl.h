@@ -208,6 +208,13 @@ const struct ltt_channel *ltt_session_channel(const struct ltt_session *s, size_
 const char *ltt_channel_name(const struct ltt_channel *c);
 enum ltt_domain ltt_channel_domain(const struct ltt_channel *c);
 void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr);
+/*
+ * What the channel wrote so far: events recorded and events lost (the
+ * kernel channel of a session that started). false when it is not known;
+ * the ret_ values are written only on true.
+ */
+bool ltt_channel_get_stats(const struct ltt_channel *c, uint64_t *ret_recorded,
+			   uint64_t *ret_discarded);
 size_t ltt_channel_rule_count(const struct ltt_channel *c);
 /*
  * Rule i of the channel; its strings belong to the session description.

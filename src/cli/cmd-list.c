@@ -60,6 +60,7 @@ static void print_rule(const struct ltt_event_rule *r, bool enabled)
 static void print_channel(const struct ltt_channel *c)
 {
 	struct ltt_channel_attr a;
+	uint64_t recorded, discarded;
 
 	ltt_channel_get_attr(c, &a);
 	printf("- %s: [enabled]\n\n    Attributes:\n", ltt_channel_name(c));
@@ -75,6 +76,9 @@ static void print_channel(const struct ltt_channel *c)
 	printf("      %-18s%s\n", "Buffering:",
 	       a.buffers == LTT_BUFFERS_PID ? "per-process" :
 	       a.buffers == LTT_BUFFERS_UID ? "per-user" : "global");
+	if (ltt_channel_get_stats(c, &recorded, &discarded))
+		printf("\n    Statistics:\n      %-18s%" PRIu64 "\n      %-18s%" PRIu64 "\n",
+		       "Recorded events:", recorded, "Discarded events:", discarded);
 	printf("\n    Recording event rules:\n");
 	if (ltt_channel_rule_count(c) == 0)
 		printf("      None\n");

@@ -154,7 +154,7 @@ static int session_stop(struct request *rq)
 	return 0;
 }
 
-static void put_session_desc(struct proto_builder *b, const struct reg_session *s, bool deep)
+static void put_session_desc(struct proto_builder *b, struct reg_session *s, bool deep)
 {
 	proto_nest_begin(b, CTL_A_SESSION_DESC);
 	proto_put_str(b, CTL_A_SESSION, s->name);
@@ -164,10 +164,17 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 	for (size_t i = 0; deep && i < s->n_channels; i++) {
 		const struct reg_channel *c = &s->channels[i];
 
+		uint64_t recorded, discarded;
+
 		proto_nest_begin(b, CTL_A_CHANNEL_DESC);
 		proto_put_str(b, CTL_A_CHANNEL, c->name);
 		proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)c->domain);
 		ctl_put_channel_attr(b, &c->attr);
+		if (c->domain == LTT_DOMAIN_KERNEL &&
+		    kernel_session_stats(s, consumer, &recorded, &discarded) == 0) {
+			proto_put_u64(b, CTL_A_RECORDED, recorded);
+			proto_put_u64(b, CTL_A_DISCARDED, discarded);
+		}
 		for (size_t k = 0; k < c->n_rules; k++) {
 			const struct reg_rule *r = &c->rules[k];
 			struct ltt_event_rule e = {

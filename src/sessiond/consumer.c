@@ -97,8 +97,8 @@ void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_t
 	proto_builder_init(b, (uint16_t)type, ++c->seq);
 }
 
-int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
-		     const char **detail)
+int consumer_call(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		  struct proto_msg *ret_reply, const char **detail)
 {
 	struct proto_msg reply;
 	const char *d;
@@ -122,8 +122,17 @@ int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds
 		snprintf(text, sizeof(text), "consumer daemon: %s", d);
 		*detail = text;
 	}
-	proto_msg_free(&reply);
+	if (status == 0 && ret_reply)
+		*ret_reply = reply;
+	else
+		proto_msg_free(&reply);
 	return (int)status;
+}
+
+int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		     const char **detail)
+{
+	return consumer_call(c, b, fds, n_fds, NULL, detail);
 }
 
 /* Waits for pid to exit, up to ms; true if it did (and was reaped). */

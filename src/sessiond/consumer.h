@@ -34,6 +34,10 @@ int consumer_spawn(struct consumer **ret);
 int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
 		     const char **detail);
 
+/* consumer_request, and on success its reply in *ret_reply (proto_msg_free it). */
+int consumer_call(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		  struct proto_msg *ret_reply, const char **detail);
+
 /* Starts a request with the consumer's next sequence number. */
 void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_type type);
 

@@ -595,6 +595,33 @@ int kernel_session_stop(struct reg_session *s, struct consumer *cons, const char
 	return consumer_request(cons, &b, NULL, 0, detail);
 }
 
+int kernel_session_stats(struct reg_session *s, struct consumer *cons, uint64_t *ret_recorded,
+			 uint64_t *ret_discarded)
+{
+	struct kernel_session *ks = s->kernel;
+	struct proto_builder b;
+	struct proto_msg reply;
+	uint64_t recorded, lost;
+	int r;
+
+	if (!ks || !ks->key || !cons)
+		return -ENOENT;
+	consumer_begin(cons, &b, CONS_STATS);
+	proto_put_u64(&b, CONS_A_KEY, ks->key);
+	r = consumer_call(cons, &b, NULL, 0, &reply, NULL);
+	if (r < 0)
+		return r;
+	if (proto_get_u64(&reply.attrs, CONS_A_EVENTS, &recorded) < 0 ||
+	    proto_get_u64(&reply.attrs, CONS_A_LOST, &lost) < 0)
+		r = -EPROTO;
+	proto_msg_free(&reply);
+	if (r == 0) {
+		*ret_recorded = recorded;
+		*ret_discarded = lost;
+	}
+	return r;
+}
+
 /* ---- listing, cleanup ---- */
 
 struct list_arg {

@@ -69,6 +69,13 @@ int kernel_session_stop(struct reg_session *s, struct consumer *c, const char **
 void kernel_session_free(struct reg_session *s, struct consumer *c);
 
 /*
+ * What the consumer wrote of the session's kernel channel: events recorded,
+ * and events the kernel lost. -ENOENT when it has not started yet.
+ */
+int kernel_session_stats(struct reg_session *s, struct consumer *c, uint64_t *ret_recorded,
+			 uint64_t *ret_discarded);
+
+/*
  * `ltt list -k`: one TRACEPOINT_DESC (PATTERN: LTTng's name, NAME: tracefs'
  * system:name) per kernel tracepoint; syscalls: one per syscall (PATTERN).
  */

@@ -284,7 +284,7 @@ def instance_lost(inst):
 
 @pytest.mark.parametrize("policy", ["discard", "overwrite"])
 def test_flooded_tiny_buffer_counts_exactly_what_the_kernel_lost(kltt, procs, tmp_path, policy):
-    calls = 100000
+    calls = 500000
     app = Gated(procs, tmp_path, workload(tmp_path, "getppid", str(calls)))
     out = tmp_path / "k"
     kltt.ltt("create", "k", "--output", str(out))
@@ -297,12 +297,17 @@ def test_flooded_tiny_buffer_counts_exactly_what_the_kernel_lost(kltt, procs, tm
     app.run()
     kltt.ltt("stop", "k")
     lost = instance_lost(instance_dir("k"))
-    recorded, discarded = 0, []
+    recorded, events, discarded = 0, 0, []
     for msg in bt2.TraceCollectionMessageIterator(str(out)):
         if type(msg) is bt2._EventMessageConst:
             recorded += msg.event.name.endswith("_getppid")
+            events += 1
         elif type(msg) is bt2._DiscardedEventsMessageConst:
             discarded.append(msg.count)
+    # and `ltt list` says so (the consumer's counts)
+    status = kltt.ltt("list", "k").stdout
+    assert f"Recorded events:  {events}\n" in status
+    assert f"Discarded events: {lost}\n" in status
     assert None not in discarded, "babeltrace2 could not count some discarded events"
     assert lost > 0, "an 8 KiB buffer per CPU should overflow"
     assert sum(discarded) == lost

@@ -22,7 +22,8 @@
  *   TRACEPOINT_DESC nest: PATTERN (the name) LOGLEVEL
  *
  *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] CHANNEL_DESC*
- *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> RULE_DESC*
+ *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> [RECORDED DISCARDED]
+ *                 RULE_DESC*
  *   RULE_DESC     nest: <rule attributes> ENABLED
  */
 #ifndef LTT_CTL_PROTOCOL_H
@@ -83,6 +84,8 @@ enum ctl_attr_id {
 	CTL_A_SNAPSHOT,		/* u64 0/1 */
 	CTL_A_NAME,		/* str */
 	CTL_A_LOCATION,		/* str: a rule's function or probe location */
+	CTL_A_RECORDED,		/* u64: events a channel wrote */
+	CTL_A_DISCARDED,	/* u64: events it lost */
 };
 
 /* Appends the attributes of a channel's settings. */
