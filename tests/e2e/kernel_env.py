@@ -3,12 +3,37 @@ mounted here if it is not), and each test must leave it exactly as it found
 it: same instances, no event enabled at the top level, tracer nop, same
 uprobe_events. tracefs is global: run these tests under
 `flock /tmp/ltt-heavy.lock` (tests/run's callers do)."""
+import json
 import os
 import subprocess
 
 import pytest
 
+from bt2read import babeltrace_text, read_events
+from conftest import build_path
+
 TRACEFS = "/sys/kernel/tracing"
+# what the tests trace (tests/e2e/kernel-workload.c)
+WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
+
+
+def workload(tmp_path, *args):
+    """argv of kernel-workload writing its report to tmp_path/work.json."""
+    return [WORKLOAD, str(tmp_path / "work.json"), *args]
+
+
+def work_report(tmp_path, name="work.json"):
+    """What the workload (or another test program) wrote it did."""
+    with open(tmp_path / name) as f:
+        return json.load(f)
+
+
+def events_of(trace, quiet=True):
+    """Decoded events; with quiet, the babeltrace2 CLI must say nothing on stderr."""
+    if quiet:
+        _, err = babeltrace_text(trace)
+        assert err == "", f"babeltrace2 warned:\n{err}"
+    return read_events(trace)
 
 
 def tracefs_unavailable():

@@ -18,12 +18,12 @@ import subprocess
 
 import pytest
 
-from bt2read import babeltrace_text, read_events
+from bt2read import babeltrace_text
 from conftest import build_path
-from kernel_env import TRACEFS, tracefs_unchanged
+from kernel_env import (TRACEFS, WORKLOAD, events_of, tracefs_unchanged, work_report,
+                        workload)
 
 RECORD = build_path("tests", "unit", "kernel", "kernel-record")
-WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
 
 
 @pytest.fixture(autouse=True)
@@ -38,24 +38,6 @@ def record(procs, out, *args, check=True, timeout=120):
         raise AssertionError(f"kernel-record exited {res.returncode}:\n{res.stderr}")
     summary = json.loads(res.stdout) if res.returncode == 0 else None
     return summary, res
-
-
-def workload(tmp_path, *args):
-    """argv of kernel-workload writing its report to tmp_path/work.json."""
-    return [WORKLOAD, str(tmp_path / "work.json"), *args]
-
-
-def work_report(tmp_path):
-    with open(tmp_path / "work.json") as f:
-        return json.load(f)
-
-
-def events_of(trace, quiet=True):
-    """Decoded events; with quiet, the babeltrace2 CLI must say nothing on stderr."""
-    if quiet:
-        _, err = babeltrace_text(trace)
-        assert err == "", f"babeltrace2 warned:\n{err}"
-    return read_events(trace)
 
 
 def test_sched_pingpong(procs, tmp_path):

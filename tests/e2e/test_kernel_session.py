@@ -7,7 +7,6 @@ Needs root and tracefs (each test is skipped with the reason otherwise);
 every test leaves tracefs exactly as it found it (kernel_env), and its
 session daemon is stopped with SIGTERM, as a user would, before that check.
 """
-import json
 import os
 import re
 import select
@@ -19,11 +18,11 @@ import tempfile
 import bt2
 import pytest
 
-from bt2read import babeltrace_text, read_events
+from bt2read import babeltrace_text
 from conftest import build_path
-from kernel_env import TRACEFS, read_tracefs, tracefs_unchanged
+from kernel_env import (TRACEFS, WORKLOAD, events_of, read_tracefs, tracefs_unchanged,
+                        work_report, workload)
 
-WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
 USER_APP = build_path("tests", "unit", "kernel", "kernel-user-app")
 SESSIOND = build_path("src", "sessiond", "ltt-sessiond")
 APP_ENV = {"LTT_UST_REGISTER_TIMEOUT": "10000"}
@@ -66,23 +65,6 @@ class Gated:
         assert self.proc.wait(timeout=timeout) == 0
 
 
-def workload(tmp_path, *args):
-    return [WORKLOAD, str(tmp_path / "work.json"), *args]
-
-
-def report(tmp_path, name="work.json"):
-    with open(tmp_path / name) as f:
-        return json.load(f)
-
-
-def kernel_events(trace, quiet=True):
-    """The events of the session's trace; quiet: babeltrace2 says nothing on stderr."""
-    if quiet:
-        _, err = babeltrace_text(trace)
-        assert err == "", f"babeltrace2 warned:\n{err}"
-    return read_events(trace)
-
-
 def record(kltt, procs, tmp_path, setup, argv, name="k", env=None):
     """create, the `ltt` commands of setup, start, argv run to its end, stop."""
     out = tmp_path / name
@@ -98,7 +80,7 @@ def record(kltt, procs, tmp_path, setup, argv, name="k", env=None):
 def test_pingpong_sched_events(kltt, procs, tmp_path):
     out = record(kltt, procs, tmp_path, [("enable-event", "-k", "sched_switch,sched_wakeup")],
                  workload(tmp_path, "pingpong", "300"))
-    w = report(tmp_path)
+    w = work_report(tmp_path)
     ping, pong = w["ping_tid"], w["pong_tid"]
     # LTTng's layout: a stream and its index per CPU, the metadata
     ncpus = len(os.listdir(os.path.join(TRACEFS, "per_cpu")))
@@ -106,7 +88,7 @@ def test_pingpong_sched_events(kltt, procs, tmp_path):
         f"channel0_{c}" for c in range(ncpus)}
     assert set(os.listdir(out / "kernel" / "index")) == {f"channel0_{c}.idx"
                                                          for c in range(ncpus)}
-    evs = kernel_events(out)
+    evs = events_of(out)
     switches = [e for e in evs if e["name"] == "sched_switch"]
     ours = [e for e in switches if e["fields"]["prev_tid"] == pong]
     assert w["rounds"] - 1 <= len(ours) <= w["rounds"] + 50
@@ -125,8 +107,8 @@ def test_syscalls_with_arguments_and_return_values(kltt, procs, tmp_path):
     out = record(kltt, procs, tmp_path,
                  [("enable-event", "-k", "--syscall", "openat,read,write,close")],
                  workload(tmp_path, "files", str(data)))
-    w = report(tmp_path)
-    evs = [e for e in kernel_events(out) if e["context"] and e["context"]["tid"] == w["pid"]]
+    w = work_report(tmp_path)
+    evs = [e for e in events_of(out) if e["context"] and e["context"]["tid"] == w["pid"]]
     # the program's openat, found by the path's address: eprobes are refused
     # here, so the path string itself cannot be fetched (doc/design/kernel-tracing.md)
     i = next(k for k, e in enumerate(evs) if e["name"] == "syscall_entry_openat"
@@ -147,7 +129,7 @@ def test_syscalls_with_arguments_and_return_values(kltt, procs, tmp_path):
               and e["fields"]["fd"] == w["fd"])
     assert rest[cl + 1]["name"] == "syscall_exit_close" and rest[cl + 1]["fields"]["ret"] == 0
     # only what was asked for, and the consumer did not trace itself
-    names = {e["name"] for e in kernel_events(out, quiet=False)}
+    names = {e["name"] for e in events_of(out, quiet=False)}
     assert {n for n in names if n.startswith("syscall_")} <= {
         f"syscall_{d}_{s}" for d in ("entry", "exit") for s in ("openat", "read", "write", "close")}
 
@@ -162,7 +144,7 @@ def test_kernel_filter_keeps_only_matching_events(kltt, procs, tmp_path):
     kltt.ltt("start", "k")
     app.run()
     kltt.ltt("stop", "k")
-    sw = [e for e in kernel_events(tmp_path / "k") if e["name"] == "sched_switch"]
+    sw = [e for e in events_of(tmp_path / "k") if e["name"] == "sched_switch"]
     assert len(sw) >= 50
     assert {e["fields"]["next_tid"] for e in sw} == {app.pid}
 
@@ -181,8 +163,8 @@ def test_consumer_filters_what_the_kernel_cannot(kltt, procs, tmp_path):
     kltt.ltt("start", "k")
     app.run()
     kltt.ltt("stop", "k")
-    w = report(tmp_path)
-    evs = kernel_events(tmp_path / "k")
+    w = work_report(tmp_path)
+    evs = events_of(tmp_path / "k")
     sys_ = [e for e in evs if e["name"].startswith("syscall_")]
     assert {e["context"]["tid"] for e in sys_} == {w["ping_tid"], w["pong_tid"]}
     assert sum(e["name"] == "syscall_entry_write" for e in sys_) >= 2 * w["rounds"]
@@ -207,8 +189,8 @@ def test_userspace_probe_counts_every_call(kltt, procs, tmp_path):
                  [("enable-event", "-k", "--userspace-probe", f"elf:{WORKLOAD}:ltt_workload_probe",
                    "probe")],
                  workload(tmp_path, "calls", "1234"))
-    w = report(tmp_path)
-    evs = [e for e in kernel_events(out) if e["name"] == "probe"]
+    w = work_report(tmp_path)
+    evs = [e for e in events_of(out) if e["name"] == "probe"]
     assert len(evs) == 1234 == w["calls"]
     assert {e["context"]["tid"] for e in evs} == {w["pid"]}
     assert "probe (location: elf:" in kltt.ltt("list", "k").stdout
@@ -239,8 +221,8 @@ def test_function_calls_are_recorded(kltt, procs, tmp_path):
     kltt.ltt("start", "k")
     procs.run(workload(tmp_path, "files", str(data)))
     kltt.ltt("stop", "k")
-    w = report(tmp_path)
-    calls = [e for e in kernel_events(tmp_path / "k") if e["name"] == "openat_fn"]
+    w = work_report(tmp_path)
+    calls = [e for e in events_of(tmp_path / "k") if e["name"] == "openat_fn"]
     assert any(e["context"]["tid"] == w["pid"] for e in calls)
 
 
@@ -249,9 +231,9 @@ def test_user_tracepoint_inside_the_write_it_waited_for(kltt, procs, tmp_path):
                  [("enable-event", "-u", "ktest:*"),
                   ("enable-event", "-k", "--syscall", "write")],
                  [USER_APP, str(tmp_path / "app.json")], env=dict(kltt.env, **APP_ENV))
-    w = report(tmp_path, "app.json")
+    w = work_report(tmp_path, "app.json")
     assert sorted(os.listdir(out)) == ["kernel", "ust"]
-    evs = kernel_events(out)        # babeltrace2 merges both traces, quietly
+    evs = events_of(out)        # babeltrace2 merges both traces, quietly
     tp = [e for e in evs if e["name"] == "ktest:during_write"]
     assert len(tp) == 1 and tp[0]["fields"] == {"writer": w["writer_tid"], "fd": w["fd"]}
     mine = [e for e in evs if e["context"] and e["context"].get("tid") == w["writer_tid"]
@@ -324,7 +306,7 @@ def test_restarted_session_dumps_state_again_and_keeps_one_trace(kltt, procs, tm
         kltt.ltt("start", "k")
         procs.run(["sh", "-c", "true"])
         kltt.ltt("stop", "k")
-    names = [e["name"] for e in kernel_events(out)]
+    names = [e["name"] for e in events_of(out)]
     assert names.count("lttng_statedump_start") == 2
     assert names.count("lttng_statedump_end") == 2
 
@@ -336,7 +318,7 @@ def test_statedump_has_processes_fds_and_memory_maps(kltt, procs, tmp_path):
     kltt.ltt("start", "k")
     app.run()
     kltt.ltt("stop", "k")
-    evs = kernel_events(tmp_path / "k")
+    evs = events_of(tmp_path / "k")
     dump = evs[:[e["name"] for e in evs].index("lttng_statedump_end")]
     mine = [e["fields"] for e in dump if e["name"] == "lttng_statedump_process_state"
             and e["fields"]["tid"] == app.pid]
@@ -478,7 +460,7 @@ def test_killed_daemon_leaves_tracefs_clean(kltt, tmp_path, also_consumer):
                 if n.startswith("ltt-k-")]
     assert f"ltt_{daemon}/" not in (read_tracefs("uprobe_events") or "")
     if not also_consumer:
-        assert kernel_events(tmp_path / "k", quiet=False) is not None
+        assert events_of(tmp_path / "k", quiet=False) is not None
 
 
 def test_stale_instance_of_a_dead_daemon_is_removed_at_start(kltt):
