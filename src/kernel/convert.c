@@ -41,8 +41,7 @@
 #include "ltt-config.h"
 
 #define MAX_IDS 65536
-#define SCRATCH_VALUES 40000
-#define SCRATCH_BYTES (3 * 65536)
+#define SCRATCH_BYTES (4 * 65536)	/* a packed record: at most its bytes, NULs, lengths */
 
 char *kt_lttng_event_name(const char *system, const char *name, char *buf, size_t size)
 {
@@ -390,33 +389,6 @@ static struct kt_conv_event *lookup(struct kt_converter *c, uint32_t id, struct 
 	return ce;
 }
 
-static uint64_t rd_uint(const uint8_t *p, uint32_t size)
-{
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-
-	switch (size) {
-	case 1: memcpy(&u8, p, 1); return u8;
-	case 2: memcpy(&u16, p, 2); return u16;
-	case 4: memcpy(&u32, p, 4); return u32;
-	default: memcpy(&u64, p, 8); return u64;
-	}
-}
-
-static int64_t rd_int(const uint8_t *p, uint32_t size)
-{
-	uint64_t v = rd_uint(p, size);
-
-	switch (size) {
-	case 1: return (int8_t)v;
-	case 2: return (int16_t)v;
-	case 4: return (int32_t)v;
-	default: return (int64_t)v;
-	}
-}
-
 int64_t kt_tgid_of(int64_t tid)
 {
 	char path[PATH_MAX], buf[1024], *p, *text = NULL, *line, *save = NULL;
@@ -463,31 +435,68 @@ static int64_t cached_tgid(void *arg, int64_t tid)
 
 static void account_lost(struct kt_converter *c, unsigned cpu);
 
-/* Where a __data_loc/__rel_loc field points: 0 and off/len, or -EBADMSG. */
-static int dyn_loc(const struct kt_field *f, const struct kt_record *rec, uint32_t *off,
-		   uint32_t *len)
+/*
+ * The record's event context ({ tid }) and payload as CTF encodes them,
+ * into c->bytes: every type make_event gives is byte packed (whole bytes,
+ * byte aligned, little endian like the kernel's fields), so that integers,
+ * pointers and arrays are the record's own bytes, strings those bytes up to
+ * a NUL, sequences their length then their bytes. Returns the length, or
+ * -EBADMSG for a record that does not hold what its format says.
+ */
+static long pack(struct kt_converter *c, const struct kt_conv_event *ce,
+		 const struct kt_record *rec, int32_t tid)
 {
-	uint32_t v = (uint32_t)rd_uint(rec->data + f->offset, 4);
+	uint8_t *o = (uint8_t *)c->bytes;
+	size_t n = 0;
 
-	*off = v & 0xffff;
-	*len = v >> 16;
-	if (f->kind == KT_FIELD_REL_LOC)
-		*off += f->offset + f->size;
-	if (*off > rec->len || *len > rec->len - *off)
-		return -EBADMSG;
-	return 0;
+	memcpy(o, &tid, 4);
+	n = 4;
+	for (size_t i = 0; i < ce->nslots; i++) {
+		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
+		const uint8_t *p = rec->data + f->offset, *from = p;
+		uint32_t off, len = f->size;
+		int32_t v32;
+
+		if (f->offset + f->size > rec->len)
+			return -EBADMSG;
+		if (ce->slots[i].kind == KT_SRC_TGID) {
+			v32 = (int32_t)kt_tgid_of(kt_rd_int(p, f->size));	/* fork events: rare */
+			from = (const uint8_t *)&v32;
+			len = 4;
+		} else if (f->kind == KT_FIELD_DATA_LOC || f->kind == KT_FIELD_REL_LOC) {
+			if (kt_dyn_loc(f, rec, &off, &len) < 0)
+				return -EBADMSG;
+			from = rec->data + off;
+			if (ce->slots[i].kind == KT_SRC_LENGTH) {
+				v32 = (int32_t)(len / f->elem_size);
+				from = (const uint8_t *)&v32;
+				len = 4;
+			} else if (!f->is_string) {
+				len -= len % f->elem_size;
+			}
+		} else if (f->kind == KT_FIELD_ARRAY) {
+			len -= len % f->elem_size;
+		}
+		if (f->kind == KT_FIELD_STRING || (f->is_string && ce->slots[i].kind == KT_SRC_FIELD))
+			len = (uint32_t)strnlen((const char *)from, len);
+		if (n + len + 1 > SCRATCH_BYTES)
+			return -EBADMSG;
+		memcpy(o + n, from, len);
+		n += len;
+		if (f->kind == KT_FIELD_STRING || (f->is_string && ce->slots[i].kind == KT_SRC_FIELD))
+			o[n++] = '\0';
+	}
+	return (long)n;
 }
 
 int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_record *rec,
 			struct kt_error *err)
 {
-	struct ctf_value *vals = c->vals, *elems;
 	struct kt_conv_event *ce;
-	struct ctf_value ctx;
-	size_t nv = 0, ne = 0, nb = 0;
-	int64_t tid;
+	int32_t tid;
 	uint64_t ts;
 	uint16_t id;
+	long len;
 	int r;
 
 	if (cpu >= c->ncpus)
@@ -502,101 +511,24 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 		c->st.unknown++;
 		return kt_error_set(err, -ENOENT, "no format for kernel event id %u", id);
 	}
-	elems = vals + ce->nslots;
-	for (size_t i = 0; i < ce->nslots; i++) {
-		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
-		const uint8_t *p = rec->data + f->offset;
-		uint32_t off, len;
-
-		if (f->offset + f->size > rec->len) {
-			c->st.bad++;
-			return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its "
-					    "format", ce->fmt->name, rec->len);
-		}
-		if (ce->slots[i].kind == KT_SRC_TGID) {
-			vals[nv++] = CTF_S64(kt_tgid_of(rd_int(p, f->size)));	/* fork events: rare */
-			continue;
-		}
-		if (ce->slots[i].kind == KT_SRC_LENGTH) {
-			if (dyn_loc(f, rec, &off, &len) < 0) {
-				c->st.bad++;
-				return -EBADMSG;
-			}
-			vals[nv++] = CTF_U64(len / f->elem_size);
-			continue;
-		}
-		switch (f->kind) {
-		case KT_FIELD_INT:
-			vals[nv++] = f->is_signed ? CTF_S64(rd_int(p, f->size)) :
-				     CTF_U64(rd_uint(p, f->size));
-			break;
-		case KT_FIELD_POINTER:
-			vals[nv++] = CTF_U64(rd_uint(p, f->size));
-			break;
-		case KT_FIELD_STRING:
-			len = (uint32_t)strnlen((const char *)p, f->size);
-			memcpy(c->bytes + nb, p, len);
-			c->bytes[nb + len] = '\0';
-			vals[nv++] = CTF_STR(c->bytes + nb);
-			nb += len + 1;
-			break;
-		case KT_FIELD_DATA_LOC:
-		case KT_FIELD_REL_LOC:
-			if (dyn_loc(f, rec, &off, &len) < 0) {
-				c->st.bad++;
-				return -EBADMSG;
-			}
-			if (f->is_string) {
-				len = (uint32_t)strnlen((const char *)rec->data + off, len);
-				memcpy(c->bytes + nb, rec->data + off, len);
-				c->bytes[nb + len] = '\0';
-				vals[nv++] = CTF_STR(c->bytes + nb);
-				nb += len + 1;
-			} else if (f->elem_size == 1) {
-				vals[nv++] = CTF_BYTES(rec->data + off, len);
-			} else {
-				uint32_t n = len / f->elem_size;
-
-				if (ce->nslots + ne + n > SCRATCH_VALUES)
-					return -E2BIG;
-				for (uint32_t k = 0; k < n; k++)
-					elems[ne + k] = CTF_U64(rd_uint(rec->data + off +
-									k * f->elem_size,
-									f->elem_size));
-				vals[nv++] = CTF_LIST(elems + ne, n);
-				ne += n;
-			}
-			break;
-		case KT_FIELD_ARRAY:
-			if (f->elem_size == 1) {
-				vals[nv++] = CTF_BYTES(p, f->size);
-			} else {
-				uint32_t n = f->size / f->elem_size;
-
-				if (ce->nslots + ne + n > SCRATCH_VALUES)
-					return -E2BIG;
-				for (uint32_t k = 0; k < n; k++)
-					elems[ne + k] = f->is_signed ?
-						CTF_S64(rd_int(p + k * f->elem_size, f->elem_size)) :
-						CTF_U64(rd_uint(p + k * f->elem_size, f->elem_size));
-				vals[nv++] = CTF_LIST(elems + ne, n);
-				ne += n;
-			}
-			break;
-		}
-	}
-	tid = ce->pid_field >= 0 ? rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset, 4) : -1;
-	if (ce->filter && !kt_record_filter_pass(ce->filter, vals, tid, cpu, cached_tgid, c)) {
+	tid = ce->pid_field < 0 ? -1 :
+	      (int32_t)kt_rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset, 4);
+	if (ce->filter && !kt_record_filter_pass(ce->filter, ce, rec, tid, cpu, cached_tgid, c)) {
 		c->st.filtered++;
 		return 0;
 	}
-	ctx = CTF_S64(tid);
+	len = pack(c, ce, rec, tid);
+	if (len < 0) {
+		c->st.bad++;
+		return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its format",
+				    ce->fmt->name, rec->len);
+	}
 	ts = rec->ts;
 	if (ts < c->last_ts[cpu]) {
 		ts = c->last_ts[cpu];	/* the stream must not go back in time */
 		c->st.clamped++;
 	}
-	r = ctf_fs_stream_event(c->streams[cpu], ce->ec, ts, &ctx, 1, vals, nv);
+	r = ctf_fs_stream_event_raw(c->streams[cpu], ce->ec, ts, c->bytes, (size_t)len);
 	if (r < 0)
 		return kt_error_set(err, r, "cannot write event %s on cpu %u: %s", ce->fmt->name,
 				    cpu, strerror(-r));
@@ -690,9 +622,8 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	c->streams = calloc(c->ncpus, sizeof(*c->streams));
 	c->last_ts = calloc(c->ncpus, sizeof(*c->last_ts));
 	c->acct = calloc(c->ncpus, sizeof(*c->acct));
-	c->vals = calloc(SCRATCH_VALUES, sizeof(*c->vals));
 	c->bytes = malloc(SCRATCH_BYTES);
-	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->vals || !c->bytes) {
+	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->bytes) {
 		r = -ENOMEM;
 		goto err;
 	}
@@ -841,7 +772,6 @@ void kt_converter_free(struct kt_converter *c)
 	free(c->streams);
 	free(c->last_ts);
 	free(c->acct);
-	free(c->vals);
 	free(c->bytes);
 	free(c->sd);
 	free(c);

@@ -5,8 +5,10 @@
 #ifndef LTT_KERNEL_INTERNAL_H
 #define LTT_KERNEL_INTERNAL_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "kernel/kernel.h"
@@ -106,12 +108,57 @@ struct kt_converter {
 	struct kt_conv_event **by_id;	/* kernel event id -> class */
 	bool scanned;			/* tracefs events scanned for unknown ids */
 	char **id_paths;		/* kernel id -> "system/name", after a scan */
-	struct ctf_value *vals;
-	char *bytes;
+	char *bytes;			/* a record packed as CTF encodes it */
 	struct kt_statedump_classes *sd;	/* made by the first state dump */
 	struct { int32_t tid, tgid; } tgids[KT_TGID_CACHE];	/* filters' $ctx.pid */
 	struct kt_converter_stats st;
 };
+
+/* A little-endian (the host's) unsigned or signed integer of 1, 2, 4 or 8 bytes. */
+static inline uint64_t kt_rd_uint(const uint8_t *p, uint32_t size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (size) {
+	case 1: memcpy(&u8, p, 1); return u8;
+	case 2: memcpy(&u16, p, 2); return u16;
+	case 4: memcpy(&u32, p, 4); return u32;
+	default: memcpy(&u64, p, 8); return u64;
+	}
+}
+
+static inline int64_t kt_rd_int(const uint8_t *p, uint32_t size)
+{
+	uint64_t v = kt_rd_uint(p, size);
+
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+/*
+ * Where a __data_loc/__rel_loc field f of rec points: 0 and *off, *len (in
+ * the record), or -EBADMSG when that is outside the record.
+ */
+static inline int kt_dyn_loc(const struct kt_field *f, const struct kt_record *rec,
+			     uint32_t *off, uint32_t *len)
+{
+	uint32_t v = (uint32_t)kt_rd_uint(rec->data + f->offset, 4);
+
+	*off = v & 0xffff;
+	*len = v >> 16;
+	if (f->kind == KT_FIELD_REL_LOC)
+		*off += f->offset + f->size;
+	if (*off > rec->len || *len > rec->len - *off)
+		return -EBADMSG;
+	return 0;
+}
 
 /*
  * The thread group of tid: /proc while it lives, else the kernel's
@@ -132,13 +179,14 @@ int kt_record_filter_create(const struct ctf_type *payload, const uint8_t *const
 void kt_record_filter_free(struct kt_record_filter *f);
 
 /*
- * Whether a record passes: vals are its payload values (one per field of
- * the payload), tid its emitter, cpu its CPU. tgid_of (with arg) gives a
- * thread's group when a program asks for $ctx.pid.
+ * Whether record rec of event ce passes: its fields are read from the
+ * record (ce's slots, as pack() in convert.c writes them), tid is its
+ * emitter, cpu its CPU. tgid_of (with arg) gives a thread's group when a
+ * program asks for $ctx.pid or a fork event's parent_pid/child_pid.
  */
-bool kt_record_filter_pass(const struct kt_record_filter *f, const struct ctf_value *vals,
-			   int64_t tid, unsigned cpu, int64_t (*tgid_of)(void *, int64_t),
-			   void *arg);
+bool kt_record_filter_pass(const struct kt_record_filter *f, const struct kt_conv_event *ce,
+			   const struct kt_record *rec, int64_t tid, unsigned cpu,
+			   int64_t (*tgid_of)(void *, int64_t), void *arg);
 
 /*
  * For the state dump: a new event class of the kernel stream class (takes

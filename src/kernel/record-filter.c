@@ -6,7 +6,9 @@
  * The programs are the session daemon's compiled bytecode (src/common/filter),
  * validated again here (filter_load). Each field reference of a program is
  * linked once to a payload field of the event class (by its LTTng name, as
- * the trace shows it) or to a context the record carries: its tid ($ctx.tid,
+ * the trace shows it), whose value is read from the record itself when the
+ * filter runs (before the record is converted), or to a context the record
+ * carries: its tid ($ctx.tid,
  * $ctx.vtid: the daemon runs in the initial pid namespace, so virtual ids are
  * the ids), its thread group ($ctx.pid, $ctx.vpid: looked up, cached by the
  * converter) and its CPU ($ctx.cpu_id). The record passes when one program
@@ -161,36 +163,66 @@ err:
 	return r;
 }
 
-static struct filter_value scalar(const struct ctf_value *v)
+static struct filter_value s64(int64_t v)
 {
-	switch (v->kind) {
-	case CTF_VALUE_S64:
-		return (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = v->s64 };
-	case CTF_VALUE_U64:	/* as LTTng: integers compare as signed 64-bit */
-		return (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = (int64_t)v->u64 };
-	case CTF_VALUE_DOUBLE:
-		return (struct filter_value){ .kind = FILTER_VALUE_DOUBLE, .d = v->d };
-	case CTF_VALUE_STRING:
-		return (struct filter_value){ .kind = FILTER_VALUE_STRING,
-					      .str = { v->str, strlen(v->str) } };
+	return (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = v };
+}
+
+static struct filter_value string(const char *p, size_t max)
+{
+	return (struct filter_value){ .kind = FILTER_VALUE_STRING, .str = { p, strnlen(p, max) } };
+}
+
+/*
+ * The value of payload field `slot` of rec as a filter sees it (element
+ * `index` of an array or sequence when indexed): integers as signed 64-bit
+ * (as LTTng's), strings; anything else, or a record too short, is NONE.
+ */
+static struct filter_value field_value(const struct kt_conv_event *ce, int slot,
+				       const struct kt_record *rec, bool indexed, uint64_t index,
+				       int64_t (*tgid_of)(void *, int64_t), void *arg)
+{
+	const struct kt_field *f = &ce->fmt->fields[ce->slots[slot].src];
+	const uint8_t *p = rec->data + f->offset;
+	struct filter_value none = { .kind = FILTER_VALUE_NONE };
+	uint32_t off, len;
+
+	if (f->offset + f->size > rec->len)
+		return none;
+	if (ce->slots[slot].kind == KT_SRC_TGID)
+		return indexed ? none : s64(tgid_of(arg, kt_rd_int(p, f->size)));
+	switch (f->kind) {
+	case KT_FIELD_INT:
+	case KT_FIELD_POINTER:
+		return indexed ? none : s64(f->is_signed ? kt_rd_int(p, f->size)
+							 : (int64_t)kt_rd_uint(p, f->size));
+	case KT_FIELD_STRING:
+		return indexed ? none : string((const char *)p, f->size);
+	case KT_FIELD_ARRAY:
+		off = f->offset;
+		len = f->size;
+		break;
+	case KT_FIELD_DATA_LOC:
+	case KT_FIELD_REL_LOC:
+		if (kt_dyn_loc(f, rec, &off, &len) < 0)
+			return none;
+		if (ce->slots[slot].kind == KT_SRC_LENGTH)
+			return indexed ? none : s64(len / f->elem_size);
+		if (f->is_string)
+			return indexed ? none : string((const char *)rec->data + off, len);
+		break;
 	default:
-		return (struct filter_value){ .kind = FILTER_VALUE_NONE };
+		return none;
 	}
+	if (!indexed || index >= len / f->elem_size)
+		return none;
+	p = rec->data + off + index * f->elem_size;
+	return s64(f->is_signed ? kt_rd_int(p, f->elem_size) : (int64_t)kt_rd_uint(p, f->elem_size));
 }
 
-static struct filter_value element(const struct ctf_value *v, uint64_t index)
-{
-	if (v->kind == CTF_VALUE_LIST && index < v->count)
-		return scalar(&v->list[index]);
-	if (v->kind == CTF_VALUE_BYTES && index < v->count)
-		return (struct filter_value){ .kind = FILTER_VALUE_S64,
-					      .s64 = ((const uint8_t *)v->bytes)[index] };
-	return (struct filter_value){ .kind = FILTER_VALUE_NONE };
-}
-
-bool kt_record_filter_pass(const struct kt_record_filter *f, const struct ctf_value *vals,
-			   int64_t tid, unsigned cpu, int64_t (*tgid_of)(void *, int64_t),
-			   void *arg)
+bool kt_record_filter_pass(const struct kt_record_filter *f, const struct kt_conv_event *ce,
+			   const struct kt_record *rec, int64_t tid, unsigned cpu,
+			   int64_t (*tgid_of)(void *, int64_t), void *arg)
 {
 	int64_t tgid = f->needs_tgid ? tgid_of(arg, tid) : tid;
 
@@ -203,19 +235,18 @@ bool kt_record_filter_pass(const struct kt_record_filter *f, const struct ctf_va
 
 			switch (l->kind) {
 			case LINK_FIELD:
-				refs[i] = scalar(&vals[l->slot]);
-				break;
 			case LINK_ELEMENT:
-				refs[i] = element(&vals[l->slot], l->index);
+				refs[i] = field_value(ce, l->slot, rec, l->kind == LINK_ELEMENT,
+						      l->index, tgid_of, arg);
 				break;
 			case LINK_TID:
-				refs[i] = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = tid };
+				refs[i] = s64(tid);
 				break;
 			case LINK_PID:
-				refs[i] = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = tgid };
+				refs[i] = s64(tgid);
 				break;
 			case LINK_CPU:
-				refs[i] = (struct filter_value){ .kind = FILTER_VALUE_S64, .s64 = cpu };
+				refs[i] = s64(cpu);
 				break;
 			default:
 				refs[i] = (struct filter_value){ .kind = FILTER_VALUE_NONE };

@@ -20,8 +20,8 @@ import pytest
 
 from bt2read import babeltrace_text
 from conftest import build_path
-from kernel_env import (TRACEFS, WORKLOAD, events_of, tracefs_unchanged, work_report,
-                        workload)
+from kernel_env import (TRACEFS, WORKLOAD, check_file_syscalls, events_of, tracefs_unchanged,
+                        work_report, workload)
 
 RECORD = build_path("tests", "unit", "kernel", "kernel-record")
 
@@ -104,31 +104,7 @@ def test_syscalls_of_a_program(procs, tmp_path):
     record(procs, tmp_path / "t", "--no-statedump", "-S", "openat", "-S", "read",
            "-S", "write", "-S", "close", "--",
            *workload(tmp_path, "files", str(data)))
-    w = work_report(tmp_path)
-    evs = [e for e in events_of(tmp_path / "t") if e["context"]["tid"] == w["pid"]]
-    names = [e["name"] for e in evs]
-    # the program's own calls, after the loader's: find its openat by the path pointer
-    i = next(k for k, e in enumerate(evs) if e["name"] == "syscall_entry_openat"
-             and e["fields"]["filename"] == w["path_addr"])
-    assert set(evs[i]["fields"]) == {"dfd", "filename", "flags", "mode"}
-    assert evs[i + 1]["name"] == "syscall_exit_openat"
-    assert evs[i + 1]["fields"] == {"ret": w["fd"]}
-    rest = evs[i + 2:]
-    rd = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_read"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[rd]["fields"]["count"] == 256
-    assert rest[rd + 1]["name"] == "syscall_exit_read"
-    assert rest[rd + 1]["fields"]["ret"] == 37 == w["read"]
-    wr = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_write"
-              and e["fields"]["fd"] == w["null_fd"])
-    assert rest[wr]["fields"]["count"] == 37
-    assert rest[wr + 1]["name"] == "syscall_exit_write"
-    assert rest[wr + 1]["fields"]["ret"] == 37
-    cl = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_close"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[cl + 1]["name"] == "syscall_exit_close"
-    assert rest[cl + 1]["fields"]["ret"] == 0
-    assert "syscall_entry_openat" in names and "syscall_exit_close" in names
+    check_file_syscalls(events_of(tmp_path / "t"), work_report(tmp_path))
 
 
 def test_kernel_filter_next_tid(procs, tmp_path):

@@ -20,8 +20,8 @@ import pytest
 
 from bt2read import babeltrace_text
 from conftest import build_path
-from kernel_env import (TRACEFS, WORKLOAD, events_of, read_tracefs, tracefs_unchanged,
-                        work_report, workload)
+from kernel_env import (TRACEFS, WORKLOAD, check_file_syscalls, events_of, read_tracefs,
+                        tracefs_unchanged, work_report, workload)
 
 USER_APP = build_path("tests", "unit", "kernel", "kernel-user-app")
 SESSIOND = build_path("src", "sessiond", "ltt-sessiond")
@@ -107,27 +107,7 @@ def test_syscalls_with_arguments_and_return_values(kltt, procs, tmp_path):
     out = record(kltt, procs, tmp_path,
                  [("enable-event", "-k", "--syscall", "openat,read,write,close")],
                  workload(tmp_path, "files", str(data)))
-    w = work_report(tmp_path)
-    evs = [e for e in events_of(out) if e["context"] and e["context"]["tid"] == w["pid"]]
-    # the program's openat, found by the path's address: eprobes are refused
-    # here, so the path string itself cannot be fetched (doc/design/kernel-tracing.md)
-    i = next(k for k, e in enumerate(evs) if e["name"] == "syscall_entry_openat"
-             and e["fields"]["filename"] == w["path_addr"])
-    assert set(evs[i]["fields"]) == {"dfd", "filename", "flags", "mode"}
-    assert evs[i + 1]["name"] == "syscall_exit_openat"
-    assert evs[i + 1]["fields"] == {"ret": w["fd"]}
-    rest = evs[i + 2:]
-    rd = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_read"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[rd]["fields"]["count"] == 256
-    assert rest[rd + 1]["name"] == "syscall_exit_read" and rest[rd + 1]["fields"]["ret"] == 37
-    wr = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_write"
-              and e["fields"]["fd"] == w["null_fd"])
-    assert rest[wr]["fields"]["count"] == 37
-    assert rest[wr + 1]["name"] == "syscall_exit_write" and rest[wr + 1]["fields"]["ret"] == 37
-    cl = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_close"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[cl + 1]["name"] == "syscall_exit_close" and rest[cl + 1]["fields"]["ret"] == 0
+    check_file_syscalls(events_of(out), work_report(tmp_path))
     # only what was asked for, and the consumer did not trace itself
     names = {e["name"] for e in events_of(out, quiet=False)}
     assert {n for n in names if n.startswith("syscall_")} <= {

@@ -110,6 +110,17 @@ int ctf_stream_writer_event(struct ctf_stream_writer *w, const struct ctf_event_
  */
 void ctf_stream_writer_set_padding(struct ctf_stream_writer *w, size_t pad);
 
+/*
+ * ctf_stream_writer_event with the event context and payload given as the
+ * bytes they encode to, back to back (len bytes), for streams and classes
+ * whose context and payload are byte packed (ec->byte_packed, checked
+ * here: -EINVAL otherwise): a converter that knows its records' layout
+ * skips the value model. The bytes are not checked. Returns as
+ * ctf_stream_writer_event.
+ */
+int ctf_stream_writer_event_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+				uint64_t ts, const void *bytes, size_t len);
+
 /* Counts n more discarded events: the next packet closed reports them. */
 void ctf_stream_writer_add_discarded(struct ctf_stream_writer *w, uint64_t n);
 

@@ -255,6 +255,18 @@ int ctf_fs_stream_event(struct ctf_fs_stream *s, const struct ctf_event_class *e
 	return ctf_stream_writer_event(s->w, ec, ts, ctx, nctx, payload, npayload);
 }
 
+int ctf_fs_stream_event_raw(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
+			    uint64_t ts, const void *bytes, size_t len)
+{
+	int r = ctf_stream_writer_event_raw(s->w, ec, ts, bytes, len);
+
+	if (r != -ENOSPC)
+		return r;
+	if ((r = write_packet(s, 0)) < 0)
+		return r;
+	return ctf_stream_writer_event_raw(s->w, ec, ts, bytes, len);
+}
+
 void ctf_fs_stream_add_discarded(struct ctf_fs_stream *s, uint64_t n)
 {
 	ctf_stream_writer_add_discarded(s->w, n);

@@ -85,6 +85,10 @@ int ctf_fs_trace_set_growing(struct ctf_fs_trace *ft);
  */
 int ctf_fs_trace_sync(struct ctf_fs_trace *ft);
 
+/* ctf_fs_stream_event with the bytes of a byte-packed event (ctf_stream_writer_event_raw). */
+int ctf_fs_stream_event_raw(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
+			    uint64_t ts, const void *bytes, size_t len);
+
 /* n more events were discarded: the next packet of this stream says so. */
 void ctf_fs_stream_add_discarded(struct ctf_fs_stream *s, uint64_t n);
 

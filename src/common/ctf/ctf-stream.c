@@ -154,6 +154,47 @@ int ctf_stream_writer_event(struct ctf_stream_writer *w, const struct ctf_event_
 	return r;
 }
 
+/* Writes the header and the bytes at the cursor; 0 or -ENOSPC (nothing written). */
+static int encode_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+		      uint64_t ts, const void *bytes, size_t len)
+{
+	enum ctf_header_kind kind = w->sc->header;
+	bool ext = ctf_event_header_extended(kind, ec->id, ts, w->last_ts);
+	uint64_t end = ctf_event_header_end(kind, w->cur.off, ext);
+
+	if (end > w->cur.cap || 8 * (uint64_t)len > w->cur.cap - end)
+		return -ENOSPC;
+	end = ctf_event_header_write(w->buf, w->cur.off, kind, w->bo, ec->id, ts, ext);
+	memcpy(&w->buf[end / 8], bytes, len);	/* headers end on a byte */
+	w->cur.off = end + 8 * (uint64_t)len;
+	w->last_ts = ts;
+	return 0;
+}
+
+int ctf_stream_writer_event_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+				uint64_t ts, const void *bytes, size_t len)
+{
+	uint64_t last_ts = w->last_ts;
+	bool have_ts = w->have_ts;
+	int r;
+
+	if (!ec || ec->stream != w->sc || !ec->byte_packed)
+		return -EINVAL;
+	if (w->have_ts && ts < w->last_ts)
+		return -ERANGE;
+	if (w->open)
+		return encode_raw(w, ec, ts, bytes, len);
+	packet_open(w, ts);
+	r = encode_raw(w, ec, ts, bytes, len);
+	if (r < 0) {
+		w->open = false;
+		w->last_ts = last_ts;
+		w->have_ts = have_ts;
+		r = -EMSGSIZE;
+	}
+	return r;
+}
+
 void ctf_stream_writer_set_padding(struct ctf_stream_writer *w, size_t pad)
 {
 	w->pad_bits = 8 * (uint64_t)pad;

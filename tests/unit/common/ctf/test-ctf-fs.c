@@ -478,3 +478,54 @@ TEST(growing_trace_is_readable_while_written)
 	ctf_trace_free(f.t);
 	free(dir);
 }
+
+TEST(raw_events_encode_as_the_value_model_does)
+{
+	struct fixture f = fixture();
+	struct ctf_stream_writer *a, *b;
+	struct ctf_packet_info ia, ib;
+	struct ctf_error err = { { 0 } };
+	struct ctf_event_class_desc d = { .name = "t:packed", .id = 3 };
+	struct ctf_int_params byte32 = { .size = 32, .align = 8 };
+	const struct ctf_event_class *packed;
+	const void *pa, *pb;
+	struct ctf_type *p, *t;
+	uint8_t *copy, bytes[16];
+
+	ASSERT_OK(ctf_stream_writer_create(f.t, 0, 0, 0, 256, &a));
+	ASSERT_OK(ctf_stream_writer_create(f.t, 0, 0, 0, 256, &b));
+	/* { uint32 align 8, string }: the concatenation of their bytes */
+	ASSERT_OK(ctf_type_struct_create(0, &p));
+	ASSERT_OK(ctf_type_int_create(&byte32, &t));
+	ASSERT_OK(ctf_type_struct_add(p, "v", t));
+	ASSERT_OK(ctf_type_struct_add(p, "s", named("string")));
+	ASSERT_OK(ctf_trace_add_event_class(f.t, &d, p, &err, &packed));
+	ASSERT_TRUE(packed->byte_packed);
+	ASSERT_FALSE(f.u32_ev->byte_packed);	/* uint32_t is 32-bit aligned */
+	for (uint32_t i = 0; i < 5; i++) {
+		/* the gap after 2 forces an extended header in both */
+		uint64_t ts = 100 + i + (i > 2 ? 1u << 27 : 0);
+		struct ctf_value v[] = { CTF_U64(i * 7), CTF_STR("hi") };
+		uint32_t le = i * 7;
+
+		memcpy(bytes, &le, 4);
+		memcpy(bytes + 4, "hi", 3);
+		ASSERT_OK(ctf_stream_writer_event(a, packed, ts, NULL, 0, v, 2));
+		ASSERT_OK(ctf_stream_writer_event_raw(b, packed, ts, bytes, 7));
+	}
+	ASSERT_OK(ctf_stream_writer_close_packet(a, 0, &pa, &ia));
+	copy = malloc(ia.packet_size / 8);
+	memcpy(copy, pa, ia.packet_size / 8);
+	ASSERT_OK(ctf_stream_writer_close_packet(b, 0, &pb, &ib));
+	ASSERT_EQ_U64(ib.content_size, ia.content_size);
+	ASSERT_EQ_MEM(pb, copy, ia.packet_size / 8);
+	/* too big for a packet, not byte packed, timestamps back in time */
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, packed, 1u << 29, copy, 300), -EMSGSIZE);
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, f.u32_ev, 1u << 29, "abcd", 4), -EINVAL);
+	ASSERT_OK(ctf_stream_writer_event_raw(b, packed, 1u << 29, bytes, 7));
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, packed, 1, bytes, 7), -ERANGE);
+	free(copy);
+	ctf_stream_writer_free(a);
+	ctf_stream_writer_free(b);
+	ctf_trace_free(f.t);
+}
