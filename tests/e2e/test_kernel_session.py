@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 
 import bt2
 import pytest
@@ -276,6 +277,24 @@ def test_flooded_tiny_buffer_counts_exactly_what_the_kernel_lost(kltt, procs, tm
     assert recorded + sum(discarded) == 2 * calls      # an entry and an exit each
     _, err = babeltrace_text(out)
     assert "discarded" in err
+
+
+def test_switch_timer_writes_packets_while_tracing(kltt, procs, tmp_path):
+    out = tmp_path / "k"
+    kltt.ltt("create", "k", "--output", str(out))
+    kltt.ltt("enable-channel", "-k", "--switch-timer", "50ms", "k")
+    kltt.ltt("enable-event", "-k", "--syscall", "getppid")
+    kltt.ltt("start", "k")
+    procs.run(workload(tmp_path, "getppid", "100"))
+    # far less than a packet: only the switch timer closes it, tracing on
+    index = list((out / "kernel" / "index").glob("k_*.idx"))
+    deadline = time.monotonic() + 10
+    while sum(f.stat().st_size for f in index) <= 16 * len(index):
+        assert time.monotonic() < deadline, "no packet was written while tracing"
+        time.sleep(0.05)
+    kltt.ltt("stop", "k")
+    names = [e["name"] for e in events_of(out)]
+    assert names.count("syscall_entry_getppid") >= 100
 
 
 def test_restarted_session_dumps_state_again_and_keeps_one_trace(kltt, procs, tmp_path):
