@@ -146,8 +146,11 @@ class Perf:
     def lost(data):
         """Samples perf lost: the sum of its LOST and LOST_SAMPLES records."""
         stats = sh(["perf", "report", "--stats", "-i", data], check=False).stdout
+        # the "Aggregated stats:" section, up to the first per-event one ("EVENT stats:")
+        aggregated = stats.split("Aggregated stats:", 1)[-1]
+        aggregated = re.split(r"^\S.* stats:$", aggregated, maxsplit=1, flags=re.M)[0]
         records = sum(int(n) for n in re.findall(r"^\s*LOST(?:_SAMPLES)? events:\s+(\d+)",
-                                                 stats.split("stats:")[0], re.M))
+                                                 aggregated, re.M))
         if records == 0:
             return 0
         # each record says how many samples it stands for (perf report -D: "lost:N")
