@@ -39,6 +39,7 @@ struct kernel_session {
 	struct kt_instance *inst;
 	char channel[REG_NAME_MAX + 1];	/* the session's one kernel channel */
 	uint64_t key;			/* in the consumer; 0: not added yet */
+	pid_t consumer;			/* the consumer it was added to */
 	bool function;			/* the instance's function tracer is on */
 	struct kevent *events;		/* sorted by id */
 	size_t nevents;
@@ -136,7 +137,7 @@ void kernel_session_free(struct reg_session *s, struct consumer *c)
 	if (!ks)
 		return;
 	kt_instance_stop(ks->inst, NULL);
-	if (ks->key && c) {
+	if (ks->key && c && ks->consumer == consumer_pid(c)) {
 		struct proto_builder b;
 
 		/* the consumer writes what is left and unmaps the buffers: then rmdir works */
@@ -487,7 +488,7 @@ int kernel_session_rule_changed(struct reg_session *s, size_t index, struct cons
 
 		r = e ? apply_filter(ks, c, e, &changed) : -ENOMEM;
 	}
-	if (r == 0 && changed && ks->key && cons)
+	if (r == 0 && changed && ks->key && cons && ks->consumer == consumer_pid(cons))
 		r = send_filters(s, cons, detail);
 	for (size_t i = 0; r == 0 && i < l.n; i++) {
 		struct kevent *e = kevent_get(ks, l.ids[i]);
@@ -544,6 +545,7 @@ static int add_to_consumer(struct reg_session *s, struct consumer *cons, const c
 	if (r < 0)
 		return r;
 	ks->key = key;
+	ks->consumer = consumer_pid(cons);
 	/* its own reads and writes would feed the buffers it drains */
 	r = kt_instance_exclude_pid(ks->inst, consumer_pid(cons), &kerr);
 	return r < 0 ? fail(detail, r) : 0;
@@ -560,6 +562,11 @@ int kernel_session_start(struct reg_session *s, struct consumer *cons, const cha
 		return 0;	/* no output: nothing to record into */
 	c = kernel_channel(s);
 	kerr.msg[0] = '\0';
+	if (ks->key && ks->consumer != consumer_pid(cons)) {
+		*detail = "the consumer daemon that wrote this session's kernel trace died: its trace "
+			  "ends there; destroy the session and make another";
+		return -LTT_ERR_INVALID_ATTR;
+	}
 	if (!ks->key && (r = add_to_consumer(s, cons, detail)) < 0)
 		return r;
 	if ((r = send_filters(s, cons, detail)) < 0)
@@ -588,7 +595,7 @@ int kernel_session_stop(struct reg_session *s, struct consumer *cons, const char
 	r = kt_instance_stop(ks->inst, &kerr);
 	if (r < 0)
 		return fail(detail, r);
-	if (!ks->key || !cons)
+	if (!ks->key || !cons || ks->consumer != consumer_pid(cons))
 		return 0;
 	consumer_begin(cons, &b, CONS_FLUSH);
 	proto_put_u64(&b, CONS_A_KEY, ks->key);
@@ -604,7 +611,7 @@ int kernel_session_stats(struct reg_session *s, struct consumer *cons, uint64_t 
 	uint64_t recorded, lost;
 	int r;
 
-	if (!ks || !ks->key || !cons)
+	if (!ks || !ks->key || !cons || ks->consumer != consumer_pid(cons))
 		return -ENOENT;
 	consumer_begin(cons, &b, CONS_STATS);
 	proto_put_u64(&b, CONS_A_KEY, ks->key);
