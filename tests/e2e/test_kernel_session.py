@@ -462,6 +462,22 @@ def test_killed_daemon_leaves_tracefs_clean(kltt, tmp_path, also_consumer):
         assert events_of(tmp_path / "k", quiet=False) is not None
 
 
+def test_killed_consumer_is_reported_and_destroy_cleans_up(kltt, tmp_path):
+    daemon = _session_with_everything(kltt, tmp_path)
+    consumer = _children(daemon)[0]
+    os.kill(consumer, signal.SIGKILL)
+    _wait_exit(consumer)
+    p = kltt.ltt("stop", "k", check=False)
+    assert p.returncode == 1 and "the consumer daemon stopped answering" in p.stderr
+    kltt.ltt("stop", "k")               # without a consumer: tracing off
+    p = kltt.ltt("start", "k", check=False)
+    assert p.returncode == 1
+    assert "the consumer daemon that wrote this session's kernel trace died" in p.stderr
+    kltt.ltt("destroy", "k")            # the instance goes (checked by tracefs_clean)
+    assert not [n for n in os.listdir(os.path.join(TRACEFS, "instances"))
+                if n.startswith("ltt-k-")]
+
+
 def test_stale_instance_of_a_dead_daemon_is_removed_at_start(kltt):
     dead = subprocess.Popen(["true"])
     dead.wait()
