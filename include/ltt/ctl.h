@@ -271,18 +271,23 @@ enum ltt_loglevel_match {
 
 enum ltt_event_type {
 	LTT_EVENT_TRACEPOINT = 1,
-	LTT_EVENT_SYSCALL = 2,
+	LTT_EVENT_SYSCALL = 2,		/* kernel: entry and exit of the syscalls named */
+	LTT_EVENT_FUNCTION = 3,		/* kernel: entries of a function (location: SYMBOL) */
+	LTT_EVENT_USERSPACE_PROBE = 4,	/* kernel: a uprobe (location: [elf:]PATH:SYMBOL) */
 };
 
 struct ltt_event_rule {
 	uint32_t size;			/* sizeof(struct ltt_event_rule) */
 	enum ltt_event_type type;
-	const char *pattern;		/* event name or glob with '*' */
+	const char *pattern;		/* event name or glob with '*'; syscall rules: the
+					 * syscall's name or glob; FUNCTION and
+					 * USERSPACE_PROBE: the name the events get */
 	enum ltt_loglevel_match loglevel_match;
 	int loglevel;			/* 0 (EMERG) .. 14 (DEBUG), as lttng-ust */
 	const char *const *exclusions;	/* names or globs not to record */
 	size_t n_exclusions;
 	const char *filter;		/* filter expression, or NULL */
+	const char *location;		/* FUNCTION, USERSPACE_PROBE: where; else NULL */
 };
 void ltt_event_rule_init(struct ltt_event_rule *rule);
 
@@ -381,6 +386,13 @@ const struct ltt_channel *ltt_session_channel(const struct ltt_session *s, size_
 const char *ltt_channel_name(const struct ltt_channel *c);
 enum ltt_domain ltt_channel_domain(const struct ltt_channel *c);
 void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr);
+/*
+ * What the channel wrote so far: events recorded and events lost (the
+ * kernel channel of a session that started). false when it is not known;
+ * the ret_ values are written only on true.
+ */
+bool ltt_channel_get_stats(const struct ltt_channel *c, uint64_t *ret_recorded,
+			   uint64_t *ret_discarded);
 size_t ltt_channel_rule_count(const struct ltt_channel *c);
 size_t ltt_channel_context_count(const struct ltt_channel *c);
 /* Context i of the channel, in the order added (belongs to the description). */
@@ -400,16 +412,20 @@ bool ltt_session_tracker(const struct ltt_session *s, enum ltt_domain domain,
 void ltt_channel_get_rule(const struct ltt_channel *c, size_t i, struct ltt_event_rule *rule,
 			  bool *ret_enabled);
 
-/* ---- Tracepoints of running applications ----------------------------- */
+/* ---- Tracepoints of running applications, and of the kernel ---------- */
 
-struct ltt_tracepoint_list;	/* what `ltt list -u` shows */
+struct ltt_tracepoint_list;	/* what `ltt list -u` and `ltt list -k` show */
 
 /*
- * The tracepoints of every application registered with the daemon, by
- * application. Free with ltt_tracepoint_list_free().
+ * LTT_DOMAIN_USER: the tracepoints of every application registered with the
+ * daemon, by application. LTT_DOMAIN_KERNEL: the kernel's tracepoints, by
+ * their LTTng names (pid 0, procname "kernel"); -LTT_ERR_KERNEL_UNAVAILABLE
+ * when the daemon cannot trace the kernel. Free with ltt_tracepoint_list_free().
  */
 int ltt_tracepoint_list_get(struct ltt_ctl *ctl, enum ltt_domain domain,
 			    struct ltt_tracepoint_list **ret);
+/* The kernel's system calls (`ltt list -k --syscall`), as ltt_tracepoint_list_get. */
+int ltt_syscall_list_get(struct ltt_ctl *ctl, struct ltt_tracepoint_list **ret);
 size_t ltt_tracepoint_list_count(const struct ltt_tracepoint_list *l);
 /* Entry i: its application's pid and name, the event's name and log level. */
 void ltt_tracepoint_list_entry(const struct ltt_tracepoint_list *l, size_t i, int *ret_pid,

@@ -8,11 +8,14 @@
 static const char list_help[] =
 	"Usage: ltt list [NAME]\n"
 	"       ltt list -u\n"
+	"       ltt list -k [--syscall]\n"
 	"\n"
 	"Without NAME, lists the tracing sessions of this user; with NAME, shows\n"
 	"that session's channels, their attributes and their event rules.\n"
 	"\n"
 	"  -u, --userspace   list the tracepoints of the running applications\n"
+	"  -k, --kernel      list the kernel's tracepoints, by their LTTng names\n"
+	"      --syscall     with -k: list the kernel's system calls instead\n"
 	"  -h, --help        show this help\n";
 
 static const char status_help[] =
@@ -45,12 +48,19 @@ static void print_rule(const struct ltt_event_rule *r, bool enabled)
 		printf(" (loglevel: TRACE_%s only)", cli_loglevel_name(r->loglevel));
 	if (r->filter)
 		printf(" (filter: %s)", r->filter);
-	printf(" (type: tracepoint) [%s]\n", enabled ? "enabled" : "disabled");
+	if (r->location)
+		printf(" (location: %s)", r->location);
+	printf(" (type: %s) [%s]\n",
+	       r->type == LTT_EVENT_SYSCALL ? "syscall" :
+	       r->type == LTT_EVENT_FUNCTION ? "function" :
+	       r->type == LTT_EVENT_USERSPACE_PROBE ? "userspace-probe" : "tracepoint",
+	       enabled ? "enabled" : "disabled");
 }
 
 static void print_channel(const struct ltt_channel *c)
 {
 	struct ltt_channel_attr a;
+	uint64_t recorded, discarded;
 
 	ltt_channel_get_attr(c, &a);
 	printf("- %s: [enabled]\n\n    Attributes:\n", ltt_channel_name(c));
@@ -80,6 +90,9 @@ static void print_channel(const struct ltt_channel *c)
 		for (size_t k = 0; k < ltt_channel_context_count(c); k++)
 			printf("      %s\n", ltt_channel_context(c, k));
 	}
+	if (ltt_channel_get_stats(c, &recorded, &discarded))
+		printf("\n    Statistics:\n      %-18s%" PRIu64 "\n      %-18s%" PRIu64 "\n",
+		       "Recorded events:", recorded, "Discarded events:", discarded);
 	printf("\n    Recording event rules:\n");
 	if (ltt_channel_rule_count(c) == 0)
 		printf("      None\n");
@@ -150,7 +163,7 @@ static void print_session(const struct ltt_session *s)
 	static const struct {
 		enum ltt_domain domain;
 		const char *title;
-	} domains[] = { { LTT_DOMAIN_KERNEL, "Kernel" }, { LTT_DOMAIN_USER, "User space" } };
+	} domains[] = { { LTT_DOMAIN_KERNEL, "Linux kernel" }, { LTT_DOMAIN_USER, "User space" } };
 
 	printf("Tracing session %s: [%s%s]\n", ltt_session_name(s),
 	       ltt_session_active(s) ? "active" : "inactive",
@@ -236,6 +249,32 @@ static int parse_no_options(int argc, char **argv, const char *help)
 	return 0;
 }
 
+/* ltt list -k [--syscall]: as lttng prints them. */
+static int list_kernel(struct ltt_ctl *ctl, bool syscalls)
+{
+	struct ltt_tracepoint_list *l;
+	int r = syscalls ? ltt_syscall_list_get(ctl, &l)
+			 : ltt_tracepoint_list_get(ctl, LTT_DOMAIN_KERNEL, &l);
+
+	if (r < 0)
+		return cli_fail(ctl, r, "cannot list the kernel's %s",
+				syscalls ? "system calls" : "tracepoints");
+	printf("%s:\n-------------\n", syscalls ? "System calls" : "Kernel events");
+	for (size_t i = 0; i < ltt_tracepoint_list_count(l); i++) {
+		const char *procname, *name;
+		int pid, level;
+
+		ltt_tracepoint_list_entry(l, i, &pid, &procname, &name, &level);
+		if (syscalls)
+			printf("      %s (type: syscall) [64-bit]\n", name);
+		else
+			printf("      %s (loglevel: TRACE_EMERG (0)) (type: tracepoint)\n", name);
+	}
+	printf("\n");
+	ltt_tracepoint_list_free(l);
+	return 0;
+}
+
 static int list_tracepoints(struct ltt_ctl *ctl)
 {
 	struct ltt_tracepoint_list *l;
@@ -262,33 +301,47 @@ static int list_tracepoints(struct ltt_ctl *ctl)
 	return 0;
 }
 
+enum { OPT_SYSCALL = 256 };
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "userspace", no_argument, NULL, 'u' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "syscall", no_argument, NULL, OPT_SYSCALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	enum ltt_domain domain = 0;
 	struct ltt_ctl *ctl;
-	bool user = false;
+	bool syscalls = false;
 	int c, r;
 
 	if (cli_wants_help(argc, argv, list_help))
 		return 0;
-	while ((c = getopt_long(argc, argv, "uh", opts, NULL)) != -1) {
-		if (c != 'u') {
+	while ((c = getopt_long(argc, argv, "ukh", opts, NULL)) != -1) {
+		if (c == 'u' || c == 'k') {
+			if ((r = cli_set_domain(&domain, c == 'u' ? LTT_DOMAIN_USER : LTT_DOMAIN_KERNEL)))
+				return r;
+		} else if (c == OPT_SYSCALL) {
+			syscalls = true;
+		} else {
 			fputs(list_help, stderr);
 			return 2;
 		}
-		user = true;
 	}
-	if (argc - optind > (user ? 0 : 1)) {
+	if (argc - optind > (domain ? 0 : 1) || (syscalls && domain != LTT_DOMAIN_KERNEL)) {
 		fputs(list_help, stderr);
 		return 2;
 	}
 	if (cli_connect(false, &ctl))
 		return 1;
-	r = user ? list_tracepoints(ctl) : optind < argc ? describe(ctl, argv[optind]) : list_all(ctl);
+	if (domain == LTT_DOMAIN_KERNEL)
+		r = list_kernel(ctl, syscalls);
+	else if (domain == LTT_DOMAIN_USER)
+		r = list_tracepoints(ctl);
+	else
+		r = optind < argc ? describe(ctl, argv[optind]) : list_all(ctl);
 	ltt_ctl_close(ctl);
 	return r;
 }

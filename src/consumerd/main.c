@@ -4,20 +4,27 @@
  * standard input (see proto/consumer-protocol.h); exits, after writing what
  * the buffers hold, when that socket closes.
  *
- * One thread. It sleeps in poll() on the control socket and on each
+ * One thread. It sleeps in poll() on the control socket, on each user
  * channel's wake-up eventfd (which writers signal only after
- * rb_consumer_prepare_sleep() said the consumer sleeps), waking at least
- * every read period to run the channels' timers: the switch timer (close
- * quiet sub-buffers so that packets keep coming) and the detection of
- * sub-buffers a dead writer left incomplete (skipped and counted after
- * STUCK_NS).
+ * rb_consumer_prepare_sleep() said the consumer sleeps) and on each kernel
+ * channel's per-CPU trace_pipe_raw (readable when the kernel buffer is
+ * buffer_percent full), waking at least every read period to run the
+ * channels' timers: the switch timer (close quiet sub-buffers so that
+ * packets keep coming), the detection of sub-buffers a dead writer left
+ * incomplete (skipped and counted after STUCK_NS), the kernel channels'
+ * read timer. User channels are drained here (stream.c), kernel channels in
+ * kernel-channel.c.
+ *
+ * When the session daemon is gone (its socket closes), the consumer writes
+ * out what every buffer holds and, if the daemon died without removing its
+ * tracefs instances, removes them (kt_instance_cleanup_stale: instances of
+ * dead daemons only), so that a crash leaves tracefs as it was.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +32,9 @@
 #include <unistd.h>
 
 #include "ctf/ctf-rb-client.h"
+#include "kernel-channel.h"
+#include "kernel/kernel.h"
+#include "log.h"
 #include "ltt-config.h"
 #include "proto/consumer-protocol.h"
 #include "channel.h"
@@ -37,18 +47,10 @@
 
 static struct channel *channels[MAX_CHANNELS];
 static unsigned n_channels;
+static struct kernel_channel *kchannels[MAX_CHANNELS];
+static unsigned n_kchannels;
 
-static void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("ltt-consumerd: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
+#define MAX_KERNEL_FDS 1024
 
 static uint64_t now_ns(void)
 {
@@ -80,6 +82,67 @@ static struct channel *find(uint64_t key, unsigned *ret_index)
 	return NULL;
 }
 
+static struct kernel_channel *find_kernel(uint64_t key, unsigned *ret_index)
+{
+	for (unsigned i = 0; i < n_kchannels; i++)
+		if (kernel_channel_key(kchannels[i]) == key) {
+			if (ret_index)
+				*ret_index = i;
+			return kchannels[i];
+		}
+	return NULL;
+}
+
+static int add_kernel_channel(const struct proto_msg *m, const char **detail)
+{
+	struct kernel_channel *k;
+	uint64_t key;
+	int r;
+
+	if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0) {
+		*detail = "malformed ADD_KERNEL_CHANNEL";
+		return -EBADMSG;
+	}
+	if (find(key, NULL) || find_kernel(key, NULL))
+		return -EEXIST;
+	if (n_kchannels == MAX_CHANNELS)
+		return -ENOSPC;
+	r = kernel_channel_create(m, &k, detail);
+	if (r < 0)
+		return r;
+	kchannels[n_kchannels++] = k;
+	return 0;
+}
+
+/* The requests on a kernel channel; -ENOENT if key is none. */
+static int handle_kernel(const struct proto_msg *m, uint64_t key, struct proto_builder *reply,
+			 const char **detail)
+{
+	unsigned index;
+	struct kernel_channel *k = find_kernel(key, &index);
+
+	if (!k)
+		return -ENOENT;
+	switch (m->hdr.type) {
+	case CONS_KERNEL_START:
+		return kernel_channel_start(k, &m->attrs, detail);
+	case CONS_KERNEL_FILTERS:
+		return kernel_channel_set_filters(k, &m->attrs, detail);
+	case CONS_FLUSH:
+		return kernel_channel_flush(k, detail);
+	case CONS_STATS:
+		kernel_channel_stats(k, reply);
+		return 0;
+	case CONS_DEL_CHANNEL:
+		kernel_channel_free(k);
+		kchannels[index] = kchannels[--n_kchannels];
+		return 0;
+	default:
+		*detail = "not a request for a kernel channel";
+		return -EINVAL;
+	}
+}
+
 int cons_channel_drain(struct channel *c)
 {
 	int total = 0;
@@ -88,7 +151,7 @@ int cons_channel_drain(struct channel *c)
 		int r = cons_stream_drain(c->streams[cpu], c->chan);
 
 		if (r < 0) {
-			log_msg("channel %llu, CPU %u: cannot write a packet: %s",
+			cons_log("channel %llu, CPU %u: cannot write a packet: %s",
 				(unsigned long long)c->key, cpu, strerror(-r));
 			return r;
 		}
@@ -106,7 +169,7 @@ int cons_channel_settle(struct channel *c, unsigned flags, int (*consume)(struct
 		/* rseq channels: this thread moves to CPU cpu for it (ringbuf.h) */
 		r = rb_flush(c->chan, cpu, flags);
 		if (r < 0 && r != -ENOBUFS)
-			log_msg("channel %llu, CPU %u: cannot close the open sub-buffer: %s",
+			cons_log("channel %llu, CPU %u: cannot close the open sub-buffer: %s",
 				(unsigned long long)c->key, cpu, strerror(-r));
 	}
 	for (;;) {
@@ -238,13 +301,21 @@ static void handle(int sock, struct proto_msg *m)
 	proto_builder_init(&reply, CONS_REPLY, m->hdr.seq);
 	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
 	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT ||
-	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR || m->hdr.type == CONS_START) {
-		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0 || !(c = find(key, &index))) {
-			r = -ENOENT;
+	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR || m->hdr.type == CONS_START ||
+	    m->hdr.type == CONS_KERNEL_START || m->hdr.type == CONS_KERNEL_FILTERS) {
+		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0) {
+			r = -EBADMSG;
+			goto out;
+		}
+		if (!(c = find(key, &index))) {
+			r = handle_kernel(m, key, &reply, &detail);
 			goto out;
 		}
 	}
 	switch (m->hdr.type) {
+	case CONS_ADD_KERNEL_CHANNEL:
+		r = add_kernel_channel(m, &detail);
+		break;
 	case CONS_ADD_CHANNEL:
 		r = add_channel(m, &detail);
 		break;
@@ -310,15 +381,32 @@ out:
 	if (detail)
 		proto_put_str(&reply, CONS_A_DETAIL, detail);
 	if (proto_send(sock, &reply, NULL, 0, 5000) < 0)
-		log_msg("cannot answer the session daemon");
+		cons_log("cannot answer the session daemon");
 	proto_builder_free(&reply);
 }
 
-/* Runs timers and drains every channel; returns the poll timeout in ms. */
-static int service(void)
+/*
+ * Runs timers and drains every channel (the kernel channels whose
+ * descriptors in fds[0..n) polled readable too); returns the poll timeout
+ * in ms.
+ */
+static int service(const struct pollfd *kfds, const unsigned *kfd_channel, unsigned nkfds)
 {
 	uint64_t now = now_ns(), period = DEFAULT_READ_NS;
 	bool busy = false;
+
+	for (unsigned i = 0; i < n_kchannels; i++) {
+		bool readable = false;
+		uint64_t next;
+
+		for (unsigned f = 0; f < nkfds; f++)
+			readable |= kfd_channel[f] == i && (kfds[f].revents & POLLIN);
+		next = kernel_channel_service(kchannels[i], now, readable);
+		if (next <= now)
+			busy = true;
+		else if (next - now < period)
+			period = next - now;
+	}
 
 	for (unsigned i = 0; i < n_channels; i++) {
 		struct channel *c = channels[i];
@@ -341,7 +429,8 @@ static int service(void)
 
 int main(int argc, char **argv)
 {
-	struct pollfd fds[1 + MAX_CHANNELS];
+	struct pollfd fds[1 + MAX_CHANNELS + MAX_KERNEL_FDS];
+	unsigned kfd_channel[MAX_KERNEL_FDS], nkfds = 0, kfd_first = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("Usage: ltt-consumerd\n\nStarted by ltt-sessiond (its control socket on "
@@ -354,20 +443,32 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
-		int timeout = service();
+		/* the kernel descriptors of the last poll, if the channels are the same */
+		int timeout = service(fds + kfd_first, kfd_channel, nkfds);
 		unsigned n = 1;
 
 		fds[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
 		for (unsigned i = 0; i < n_channels; i++)
 			fds[n++] = (struct pollfd){ .fd = channels[i]->wakeup_fd, .events = POLLIN };
+		kfd_first = n;
+		nkfds = 0;
+		for (unsigned i = 0; i < n_kchannels; i++) {
+			unsigned got = kernel_channel_pollfds(kchannels[i], fds + n + nkfds,
+							      MAX_KERNEL_FDS - nkfds);
+
+			for (unsigned f = 0; f < got; f++)
+				kfd_channel[nkfds + f] = i;
+			nkfds += got;
+		}
+		n += nkfds;
 		if (poll(fds, n, timeout) < 0 && errno != EINTR)
 			break;
-		for (unsigned i = 1; i < n; i++)
+		for (unsigned i = 1; i < kfd_first; i++)
 			if (fds[i].revents & POLLIN) {
 				uint64_t v;
 
 				if (read(fds[i].fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-					log_msg("wake-up eventfd: %s", strerror(errno));
+					cons_log("wake-up eventfd: %s", strerror(errno));
 			}
 		for (unsigned i = 0; i < n_channels; i++)
 			rb_consumer_woken(channels[i]->chan);
@@ -379,6 +480,7 @@ int main(int argc, char **argv)
 				break;	/* the session daemon is gone (or broke the protocol) */
 			handle(0, &m);
 			proto_msg_free(&m);
+			nkfds = 0;	/* kernel channels may have come or gone */
 		}
 	}
 	/* write out what the buffers hold before leaving */
@@ -386,6 +488,13 @@ int main(int argc, char **argv)
 		if (!channels[n_channels - 1]->snapshot)
 			cons_channel_settle(channels[n_channels - 1], 0, cons_channel_drain);
 		channel_free(channels[--n_channels]);
+	}
+	if (n_kchannels) {
+		/* the daemon died with its instances: remove them, now unmapped */
+		while (n_kchannels)
+			kernel_channel_free(kchannels[--n_kchannels]);
+		if (kt_instance_cleanup_stale(NULL, NULL) < 0)
+			cons_log("could not remove the tracefs instances of the session daemon");
 	}
 	return 0;
 }

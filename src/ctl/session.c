@@ -143,6 +143,8 @@ struct ltt_channel {
 	const char *name;
 	enum ltt_domain domain;
 	struct ltt_channel_attr attr;
+	bool has_stats;
+	uint64_t recorded, discarded;
 	struct rule_desc *rules;
 	size_t n_rules;
 	const char **contexts;
@@ -208,6 +210,8 @@ static int parse_channel(const struct proto_attrs *a, struct ltt_channel *c)
 	ltt_channel_attr_init(&c->attr, c->domain);
 	if (ctl_get_channel_attr(a, &c->attr) < 0)
 		return -LTT_ERR_PROTOCOL;
+	c->has_stats = proto_get_u64(a, CTL_A_RECORDED, &c->recorded) == 0 &&
+		       proto_get_u64(a, CTL_A_DISCARDED, &c->discarded) == 0;
 	while (proto_attrs_next(a, &cur, &at)) {
 		struct proto_attrs ra = { at.value, at.len };
 		struct rule_desc *rules, *rd;
@@ -460,6 +464,16 @@ LTT_EXPORT enum ltt_domain ltt_channel_domain(const struct ltt_channel *c)
 LTT_EXPORT void ltt_channel_get_attr(const struct ltt_channel *c, struct ltt_channel_attr *attr)
 {
 	*attr = c->attr;
+}
+
+LTT_EXPORT bool ltt_channel_get_stats(const struct ltt_channel *c, uint64_t *ret_recorded,
+				      uint64_t *ret_discarded)
+{
+	if (!c->has_stats)
+		return false;
+	*ret_recorded = c->recorded;
+	*ret_discarded = c->discarded;
+	return true;
 }
 
 LTT_EXPORT size_t ltt_channel_rule_count(const struct ltt_channel *c)

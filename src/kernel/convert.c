@@ -37,54 +37,11 @@
 #include <unistd.h>
 
 #include "kernel/kernel-internal.h"
+#include "ctf/ctf-clock.h"
 #include "ltt-config.h"
 
 #define MAX_IDS 65536
-#define SCRATCH_VALUES 40000
-#define SCRATCH_BYTES (3 * 65536)
-
-enum src_kind {
-	SRC_FIELD = 0,
-	SRC_LENGTH,		/* length of the __data_loc sequence field src */
-	SRC_TGID,		/* thread group of the tid in field src */
-};
-
-struct slot {
-	enum src_kind kind;
-	int src;		/* field index in the format */
-};
-
-struct conv_event {
-	struct kt_event_format *fmt;
-	const struct ctf_event_class *ec;
-	struct slot *slots;
-	size_t nslots;
-	int pid_field;		/* common_pid, or -1 */
-};
-
-struct kt_converter {
-	struct ctf_trace *trace;
-	struct ctf_fs_trace *fs;
-	struct ctf_fs_stream **streams;
-	uint64_t *last_ts;
-	struct cpu_acct {
-		uint64_t events;	/* written on this cpu */
-		uint64_t pending_lost;	/* waiting for the first packet to close */
-		bool first_closed;
-	} *acct;
-	unsigned ncpus;
-	uint32_t next_id;
-	enum ctf_header_kind header;
-	const char *clock_name;		/* its stream class's clock */
-	bool stream_class_added;
-	size_t packet_size;
-	struct conv_event **by_id;	/* kernel event id -> class */
-	bool scanned;			/* tracefs events scanned for unknown ids */
-	char **id_paths;		/* kernel id -> "system/name", after a scan */
-	struct ctf_value *vals;
-	char *bytes;
-	struct kt_converter_stats st;
-};
+#define SCRATCH_BYTES (4 * 65536)	/* a packed record: at most its bytes, NULs, lengths */
 
 char *kt_lttng_event_name(const char *system, const char *name, char *buf, size_t size)
 {
@@ -167,9 +124,9 @@ static int field_type(const struct kt_field *f, struct ctf_type **ret)
 	return -EINVAL;
 }
 
-static int add_slot(struct conv_event *ce, enum src_kind kind, int src)
+static int add_slot(struct kt_conv_event *ce, enum kt_src_kind kind, int src)
 {
-	struct slot *ns = realloc(ce->slots, (ce->nslots + 1) * sizeof(*ns));
+	struct kt_slot *ns = realloc(ce->slots, (ce->nslots + 1) * sizeof(*ns));
 
 	if (!ns)
 		return -ENOMEM;
@@ -180,11 +137,12 @@ static int add_slot(struct conv_event *ce, enum src_kind kind, int src)
 	return 0;
 }
 
-static void conv_event_free(struct conv_event *ce)
+static void conv_event_free(struct kt_conv_event *ce)
 {
 	if (!ce)
 		return;
 	kt_event_format_free(ce->fmt);
+	kt_record_filter_free(ce->filter);
 	free(ce->slots);
 	free(ce);
 }
@@ -217,16 +175,16 @@ static int ensure_stream_class(struct kt_converter *c, struct kt_error *err)
 	return 0;
 }
 
-/* Builds the event class of fmt (owned by ce on success). */
-static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
-		      struct conv_event **ret, struct kt_error *err)
+/* Builds the event class of fmt (owned by ce on success), named ctf_name or LTTng's name. */
+static int make_event(struct kt_converter *c, struct kt_event_format *fmt, const char *ctf_name,
+		      struct kt_conv_event **ret, struct kt_error *err)
 {
 	const char *system = fmt->system ? fmt->system : "";
 	bool syscall = strcmp(system, "syscalls") == 0;
 	bool fork = strcmp(system, "sched") == 0 && strcmp(fmt->name, "sched_process_fork") == 0;
 	struct ctf_event_class_desc d = { 0 };
 	struct ctf_type *payload = NULL, *t = NULL;
-	struct conv_event *ce;
+	struct kt_conv_event *ce;
 	struct ctf_error cerr;
 	char name[256], fbuf[256], lbuf[300];
 	int r;
@@ -264,7 +222,7 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 			r = ctf_type_struct_add(payload, lbuf, len);
 			if (r < 0)
 				goto err;
-			r = add_slot(ce, SRC_LENGTH, (int)i);
+			r = add_slot(ce, KT_SRC_LENGTH, (int)i);
 			if (r < 0)
 				goto err;
 			r = int_type(f->elem_size * 8, false, f->elem_size == 1 ? 16 : 10, &elem);
@@ -278,7 +236,7 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 		t = NULL;
 		if (r < 0)
 			goto err;
-		r = add_slot(ce, SRC_FIELD, (int)i);
+		r = add_slot(ce, KT_SRC_FIELD, (int)i);
 		if (r < 0)
 			goto err;
 		if (fork && (strcmp(f->name, "parent_pid") == 0 || strcmp(f->name, "child_pid") == 0)) {
@@ -290,12 +248,15 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt,
 			t = NULL;
 			if (r < 0)
 				goto err;
-			r = add_slot(ce, SRC_TGID, (int)i);
+			r = add_slot(ce, KT_SRC_TGID, (int)i);
 			if (r < 0)
 				goto err;
 		}
 	}
-	kt_lttng_event_name(system, fmt->name, name, sizeof(name));
+	if (ctf_name)
+		kt_fmt(name, sizeof(name), "%s", ctf_name);
+	else
+		kt_lttng_event_name(system, fmt->name, name, sizeof(name));
 	d.name = name;
 	d.id = c->next_id;
 	d.stream_id = 0;
@@ -317,10 +278,10 @@ err:
 }
 
 int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *fmt,
-			 struct kt_error *err)
+			 const char *name, struct kt_error *err)
 {
 	struct kt_event_format *copy = NULL;
-	struct conv_event *ce = NULL;
+	struct kt_conv_event *ce = NULL;
 	int r;
 
 	if (fmt->id >= MAX_IDS)
@@ -349,7 +310,7 @@ int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *f
 			goto err;
 		}
 	}
-	r = make_event(c, copy, &ce, err);
+	r = make_event(c, copy, name, &ce, err);
 	if (r < 0)
 		goto err;
 	c->by_id[fmt->id] = ce;
@@ -401,10 +362,10 @@ static void scan_ids(struct kt_converter *c)
 	closedir(d);
 }
 
-static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_error *err)
+static struct kt_conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_error *err)
 {
 	struct kt_event_format *fmt = NULL;
-	struct conv_event *ce = NULL;
+	struct kt_conv_event *ce = NULL;
 	char sys[256], *slash;
 
 	if (c->by_id[id])
@@ -420,7 +381,7 @@ static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_
 	*slash = '\0';
 	if (kt_event_format_load(sys, slash + 1, &fmt) < 0)
 		return NULL;
-	if (make_event(c, fmt, &ce, err) < 0) {
+	if (make_event(c, fmt, NULL, &ce, err) < 0) {
 		kt_event_format_free(fmt);
 		return NULL;
 	}
@@ -428,38 +389,7 @@ static struct conv_event *lookup(struct kt_converter *c, uint32_t id, struct kt_
 	return ce;
 }
 
-static uint64_t rd_uint(const uint8_t *p, uint32_t size)
-{
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-
-	switch (size) {
-	case 1: memcpy(&u8, p, 1); return u8;
-	case 2: memcpy(&u16, p, 2); return u16;
-	case 4: memcpy(&u32, p, 4); return u32;
-	default: memcpy(&u64, p, 8); return u64;
-	}
-}
-
-static int64_t rd_int(const uint8_t *p, uint32_t size)
-{
-	uint64_t v = rd_uint(p, size);
-
-	switch (size) {
-	case 1: return (int8_t)v;
-	case 2: return (int16_t)v;
-	case 4: return (int32_t)v;
-	default: return (int64_t)v;
-	}
-}
-
-/*
- * The thread group of tid: /proc while it lives, else the kernel's
- * saved_tgids (options/record-tgid), else tid itself.
- */
-static int64_t tgid_of(int64_t tid)
+int64_t kt_tgid_of(int64_t tid)
 {
 	char path[PATH_MAX], buf[1024], *p, *text = NULL, *line, *save = NULL;
 	int64_t tgid = tid;
@@ -484,32 +414,89 @@ static int64_t tgid_of(int64_t tid)
 	return tgid;
 }
 
+/*
+ * kt_tgid_of through a direct-mapped cache, for filters on $ctx.pid: a tid
+ * reused by another process within one trace (after pid_max wraps) would
+ * keep its old group.
+ */
+static int64_t cached_tgid(void *arg, int64_t tid)
+{
+	struct kt_converter *c = arg;
+	size_t k = (size_t)tid % KT_TGID_CACHE;
+
+	if (tid <= 0 || tid > INT32_MAX)
+		return tid;
+	if (c->tgids[k].tid != tid) {
+		c->tgids[k].tid = (int32_t)tid;
+		c->tgids[k].tgid = (int32_t)kt_tgid_of(tid);
+	}
+	return c->tgids[k].tgid;
+}
+
 static void account_lost(struct kt_converter *c, unsigned cpu);
 
-/* Where a __data_loc/__rel_loc field points: 0 and off/len, or -EBADMSG. */
-static int dyn_loc(const struct kt_field *f, const struct kt_record *rec, uint32_t *off,
-		   uint32_t *len)
+/*
+ * The record's event context ({ tid }) and payload as CTF encodes them,
+ * into c->bytes: every type make_event gives is byte packed (whole bytes,
+ * byte aligned, little endian like the kernel's fields), so that integers,
+ * pointers and arrays are the record's own bytes, strings those bytes up to
+ * a NUL, sequences their length then their bytes. Returns the length, or
+ * -EBADMSG for a record that does not hold what its format says.
+ */
+static long pack(struct kt_converter *c, const struct kt_conv_event *ce,
+		 const struct kt_record *rec, int32_t tid)
 {
-	uint32_t v = (uint32_t)rd_uint(rec->data + f->offset, 4);
+	uint8_t *o = (uint8_t *)c->bytes;
+	size_t n = 0;
 
-	*off = v & 0xffff;
-	*len = v >> 16;
-	if (f->kind == KT_FIELD_REL_LOC)
-		*off += f->offset + f->size;
-	if (*off > rec->len || *len > rec->len - *off)
-		return -EBADMSG;
-	return 0;
+	memcpy(o, &tid, 4);
+	n = 4;
+	for (size_t i = 0; i < ce->nslots; i++) {
+		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
+		const uint8_t *p = rec->data + f->offset, *from = p;
+		uint32_t off, len = f->size;
+		int32_t v32;
+
+		if (f->offset + f->size > rec->len)
+			return -EBADMSG;
+		if (ce->slots[i].kind == KT_SRC_TGID) {
+			v32 = (int32_t)kt_tgid_of(kt_rd_int(p, f->size));	/* fork events: rare */
+			from = (const uint8_t *)&v32;
+			len = 4;
+		} else if (f->kind == KT_FIELD_DATA_LOC || f->kind == KT_FIELD_REL_LOC) {
+			if (kt_dyn_loc(f, rec, &off, &len) < 0)
+				return -EBADMSG;
+			from = rec->data + off;
+			if (ce->slots[i].kind == KT_SRC_LENGTH) {
+				v32 = (int32_t)(len / f->elem_size);
+				from = (const uint8_t *)&v32;
+				len = 4;
+			} else if (!f->is_string) {
+				len -= len % f->elem_size;
+			}
+		} else if (f->kind == KT_FIELD_ARRAY) {
+			len -= len % f->elem_size;
+		}
+		if (f->kind == KT_FIELD_STRING || (f->is_string && ce->slots[i].kind == KT_SRC_FIELD))
+			len = (uint32_t)strnlen((const char *)from, len);
+		if (n + len + 1 > SCRATCH_BYTES)
+			return -EBADMSG;
+		memcpy(o + n, from, len);
+		n += len;
+		if (f->kind == KT_FIELD_STRING || (f->is_string && ce->slots[i].kind == KT_SRC_FIELD))
+			o[n++] = '\0';
+	}
+	return (long)n;
 }
 
 int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_record *rec,
 			struct kt_error *err)
 {
-	struct ctf_value *vals = c->vals, *elems;
-	struct conv_event *ce;
-	struct ctf_value ctx;
-	size_t nv = 0, ne = 0, nb = 0;
+	struct kt_conv_event *ce;
+	int32_t tid;
 	uint64_t ts;
 	uint16_t id;
+	long len;
 	int r;
 
 	if (cpu >= c->ncpus)
@@ -524,97 +511,24 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 		c->st.unknown++;
 		return kt_error_set(err, -ENOENT, "no format for kernel event id %u", id);
 	}
-	elems = vals + ce->nslots;
-	for (size_t i = 0; i < ce->nslots; i++) {
-		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
-		const uint8_t *p = rec->data + f->offset;
-		uint32_t off, len;
-
-		if (f->offset + f->size > rec->len) {
-			c->st.bad++;
-			return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its "
-					    "format", ce->fmt->name, rec->len);
-		}
-		if (ce->slots[i].kind == SRC_TGID) {
-			vals[nv++] = CTF_S64(tgid_of(rd_int(p, f->size)));	/* fork events: rare */
-			continue;
-		}
-		if (ce->slots[i].kind == SRC_LENGTH) {
-			if (dyn_loc(f, rec, &off, &len) < 0) {
-				c->st.bad++;
-				return -EBADMSG;
-			}
-			vals[nv++] = CTF_U64(len / f->elem_size);
-			continue;
-		}
-		switch (f->kind) {
-		case KT_FIELD_INT:
-			vals[nv++] = f->is_signed ? CTF_S64(rd_int(p, f->size)) :
-				     CTF_U64(rd_uint(p, f->size));
-			break;
-		case KT_FIELD_POINTER:
-			vals[nv++] = CTF_U64(rd_uint(p, f->size));
-			break;
-		case KT_FIELD_STRING:
-			len = (uint32_t)strnlen((const char *)p, f->size);
-			memcpy(c->bytes + nb, p, len);
-			c->bytes[nb + len] = '\0';
-			vals[nv++] = CTF_STR(c->bytes + nb);
-			nb += len + 1;
-			break;
-		case KT_FIELD_DATA_LOC:
-		case KT_FIELD_REL_LOC:
-			if (dyn_loc(f, rec, &off, &len) < 0) {
-				c->st.bad++;
-				return -EBADMSG;
-			}
-			if (f->is_string) {
-				len = (uint32_t)strnlen((const char *)rec->data + off, len);
-				memcpy(c->bytes + nb, rec->data + off, len);
-				c->bytes[nb + len] = '\0';
-				vals[nv++] = CTF_STR(c->bytes + nb);
-				nb += len + 1;
-			} else if (f->elem_size == 1) {
-				vals[nv++] = CTF_BYTES(rec->data + off, len);
-			} else {
-				uint32_t n = len / f->elem_size;
-
-				if (ce->nslots + ne + n > SCRATCH_VALUES)
-					return -E2BIG;
-				for (uint32_t k = 0; k < n; k++)
-					elems[ne + k] = CTF_U64(rd_uint(rec->data + off +
-									k * f->elem_size,
-									f->elem_size));
-				vals[nv++] = CTF_LIST(elems + ne, n);
-				ne += n;
-			}
-			break;
-		case KT_FIELD_ARRAY:
-			if (f->elem_size == 1) {
-				vals[nv++] = CTF_BYTES(p, f->size);
-			} else {
-				uint32_t n = f->size / f->elem_size;
-
-				if (ce->nslots + ne + n > SCRATCH_VALUES)
-					return -E2BIG;
-				for (uint32_t k = 0; k < n; k++)
-					elems[ne + k] = f->is_signed ?
-						CTF_S64(rd_int(p + k * f->elem_size, f->elem_size)) :
-						CTF_U64(rd_uint(p + k * f->elem_size, f->elem_size));
-				vals[nv++] = CTF_LIST(elems + ne, n);
-				ne += n;
-			}
-			break;
-		}
+	tid = ce->pid_field < 0 ? -1 :
+	      (int32_t)kt_rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset, 4);
+	if (ce->filter && !kt_record_filter_pass(ce->filter, ce, rec, tid, cpu, cached_tgid, c)) {
+		c->st.filtered++;
+		return 0;
 	}
-	ctx = CTF_S64(ce->pid_field >= 0 ? rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset,
-						   4) : -1);
+	len = pack(c, ce, rec, tid);
+	if (len < 0) {
+		c->st.bad++;
+		return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its format",
+				    ce->fmt->name, rec->len);
+	}
 	ts = rec->ts;
 	if (ts < c->last_ts[cpu]) {
 		ts = c->last_ts[cpu];	/* the stream must not go back in time */
 		c->st.clamped++;
 	}
-	r = ctf_fs_stream_event(c->streams[cpu], ce->ec, ts, &ctx, 1, vals, nv);
+	r = ctf_fs_stream_event_raw(c->streams[cpu], ce->ec, ts, c->bytes, (size_t)len);
 	if (r < 0)
 		return kt_error_set(err, r, "cannot write event %s on cpu %u: %s", ce->fmt->name,
 				    cpu, strerror(-r));
@@ -634,7 +548,7 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
  */
 static void account_lost(struct kt_converter *c, unsigned cpu)
 {
-	struct cpu_acct *a = &c->acct[cpu];
+	struct kt_cpu_acct *a = &c->acct[cpu];
 
 	if (!a->pending_lost || !a->events)
 		return;
@@ -684,7 +598,8 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 {
 	struct kt_converter *c;
 	struct ctf_env_lttng env = { 0 };
-	struct ctf_clock_info mono;
+	struct ctf_clock_info now_clock;
+	const struct ctf_clock_info *tc = cfg ? cfg->clock : NULL;
 	struct ctf_clock_desc clk;
 	struct ctf_error cerr;
 	struct utsname un;
@@ -707,9 +622,8 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	c->streams = calloc(c->ncpus, sizeof(*c->streams));
 	c->last_ts = calloc(c->ncpus, sizeof(*c->last_ts));
 	c->acct = calloc(c->ncpus, sizeof(*c->acct));
-	c->vals = calloc(SCRATCH_VALUES, sizeof(*c->vals));
 	c->bytes = malloc(SCRATCH_BYTES);
-	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->vals || !c->bytes) {
+	if (!c->by_id || !c->streams || !c->last_ts || !c->acct || !c->bytes) {
 		r = -ENOMEM;
 		goto err;
 	}
@@ -746,14 +660,16 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	if (r < 0)
 		goto err;
 
-	/* the session's clock, else monotonic as LTTng's (ctf/ctf-clock.h) */
-	if (!cfg->clock) {
-		r = ctf_clock_describe(CTF_CLOCK_MONOTONIC, &mono);
+	/* the session's clock (the user-space traces declare the same), else
+	 * monotonic as LTTng's, described now (ctf/ctf-clock.h) */
+	if (!tc) {
+		r = ctf_clock_describe(CTF_CLOCK_MONOTONIC, &now_clock);
 		if (r < 0)
 			goto err;
+		tc = &now_clock;
 	}
-	clk = ctf_clock_desc(cfg->clock ? cfg->clock : &mono);
-	c->clock_name = clk.name;
+	clk = ctf_clock_desc(tc);
+	kt_fmt(c->clock_name, sizeof(c->clock_name), "%s", clk.name);
 	r = ctf_trace_add_clock(c->trace, &clk, &cerr);
 	if (r < 0) {
 		kt_error_set(err, r, "kernel trace clock: %s", cerr.msg);
@@ -767,6 +683,8 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 		kt_error_set(err, r, "cannot create trace directory %s: %s", cfg->dir, strerror(-r));
 		goto err;
 	}
+	if (cfg->growing && (r = ctf_fs_trace_set_growing(c->fs)) < 0)
+		goto err;
 	for (unsigned i = 0; i < c->ncpus; i++) {
 		r = ctf_fs_stream_create(c->fs, cfg->channel ? cfg->channel : "channel0", i, 0,
 					 c->packet_size, &c->streams[i]);
@@ -801,6 +719,45 @@ int kt_converter_close(struct kt_converter *c, struct kt_error *err)
 	return 0;
 }
 
+int kt_converter_sync(struct kt_converter *c, struct kt_error *err)
+{
+	int r = ctf_fs_trace_sync(c->fs);
+
+	if (r < 0)
+		return kt_error_set(err, r, "cannot write the kernel trace: %s", strerror(-r));
+	return 0;
+}
+
+int kt_converter_set_filter(struct kt_converter *c, const struct kt_event_format *fmt,
+			    const uint8_t *const *codes, const size_t *lens, size_t n,
+			    struct kt_error *err)
+{
+	struct kt_record_filter *f = NULL;
+	struct kt_conv_event *ce;
+	int r;
+
+	if (fmt->id >= MAX_IDS)
+		return -EINVAL;
+	r = kt_converter_declare(c, fmt, NULL, err);
+	if (r < 0)
+		return r;
+	ce = c->by_id[fmt->id];
+	if (n && (r = kt_record_filter_create(ce->ec->payload, codes, lens, n, &f, err)) < 0)
+		return r;
+	kt_record_filter_free(ce->filter);
+	ce->filter = f;
+	return 0;
+}
+
+void kt_converter_clear_filters(struct kt_converter *c)
+{
+	for (size_t i = 0; i < MAX_IDS; i++)
+		if (c->by_id[i]) {
+			kt_record_filter_free(c->by_id[i]->filter);
+			c->by_id[i]->filter = NULL;
+		}
+}
+
 void kt_converter_free(struct kt_converter *c)
 {
 	if (!c)
@@ -818,8 +775,8 @@ void kt_converter_free(struct kt_converter *c)
 	free(c->streams);
 	free(c->last_ts);
 	free(c->acct);
-	free(c->vals);
 	free(c->bytes);
+	free(c->sd);
 	free(c);
 }
 

@@ -22,8 +22,26 @@ static bool skip_system(const char *s)
 }
 
 /*
+ * Groups of dynamic events (uprobes, kprobes...: ours are ltt_PID, global
+ * to tracefs): a session gets them by naming them, never through a bare
+ * name or a glob meant for tracepoints.
+ */
+static bool dynamic_group(const char *s)
+{
+	static const char *const groups[] = { "uprobes", "kprobes", "eprobes", "fprobes",
+					      "tracepoint", "synthetic" };
+
+	if (strncmp(s, "ltt_", 4) == 0)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(groups); i++)
+		if (strcmp(s, groups[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
  * Splits pattern into system and event globs: "sys:ev", "sys/ev", or a
- * bare "ev" (sys = NULL: every system, LTTng names too).
+ * bare "ev" (sys = "": every system, LTTng names too).
  */
 static void split_pattern(const char *pattern, char *sys, size_t ssz, const char **ev)
 {
@@ -38,6 +56,28 @@ static void split_pattern(const char *pattern, char *sys, size_t ssz, const char
 	*ev = sep + 1;
 }
 
+bool kt_event_matches(const char *pattern, const char *system, const char *name)
+{
+	bool all = strcmp(pattern, "*") == 0 || strcmp(pattern, "all") == 0;
+	char sysglob[128], lname[256];
+	const char *evglob;
+
+	if (skip_system(system))
+		return false;
+	split_pattern(pattern, sysglob, sizeof(sysglob), &evglob);
+	if (sysglob[0])
+		return fnmatch(sysglob, system, 0) == 0 && fnmatch(evglob, name, 0) == 0;
+	if (dynamic_group(system))
+		return false;
+	/* bare globs and "all" leave the syscalls to kt_instance_enable_syscalls */
+	if ((all || strchr(evglob, '*')) && strcmp(system, "syscalls") == 0)
+		return false;
+	if (all || fnmatch(evglob, name, 0) == 0)
+		return true;
+	kt_lttng_event_name(system, name, lname, sizeof(lname));
+	return fnmatch(evglob, lname, 0) == 0;
+}
+
 typedef int (*event_fn)(const char *events_dir, const char *sys, const char *ev, void *arg);
 
 /*
@@ -47,48 +87,26 @@ typedef int (*event_fn)(const char *events_dir, const char *sys, const char *ev,
 static int for_each_match(struct kt_instance *inst, const char *pattern, event_fn fn,
 			  void *arg)
 {
-	char dir[PATH_MAX], sdir[PATH_MAX], sysglob[128];
-	bool all = strcmp(pattern, "*") == 0 || strcmp(pattern, "all") == 0;
-	const char *evglob;
+	char dir[PATH_MAX], sdir[PATH_MAX];
 	struct dirent *sd, *ed;
 	DIR *d, *e;
 	int n = 0, r;
 
-	split_pattern(pattern, sysglob, sizeof(sysglob), &evglob);
 	kt_fmt(dir, sizeof(dir), "%s/events", inst->path);
 	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((sd = readdir(d))) {
-		bool bare = !sysglob[0];
-
 		if (skip_system(sd->d_name) || sd->d_type == DT_REG)
-			continue;
-		if (!bare && fnmatch(sysglob, sd->d_name, 0) != 0)
-			continue;
-		/* bare globs and "all" leave the syscalls to kt_instance_enable_syscalls */
-		if ((all || (bare && strchr(evglob, '*'))) && strcmp(sd->d_name, "syscalls") == 0)
 			continue;
 		kt_fmt(sdir, sizeof(sdir), "%s/%s", dir, sd->d_name);
 		e = opendir(sdir);
 		if (!e)
 			continue;
 		while ((ed = readdir(e))) {
-			char lname[256];
-
-			if (ed->d_name[0] == '.' || ed->d_type == DT_REG)
+			if (ed->d_name[0] == '.' || ed->d_type == DT_REG ||
+			    !kt_event_matches(pattern, sd->d_name, ed->d_name))
 				continue;
-			if (!all) {
-				bool m = fnmatch(evglob, ed->d_name, 0) == 0;
-
-				if (!m && bare) {
-					kt_lttng_event_name(sd->d_name, ed->d_name, lname,
-							    sizeof(lname));
-					m = fnmatch(evglob, lname, 0) == 0;
-				}
-				if (!m)
-					continue;
-			}
 			r = fn(dir, sd->d_name, ed->d_name, arg);
 			if (r < 0) {
 				closedir(e);
@@ -101,6 +119,46 @@ static int for_each_match(struct kt_instance *inst, const char *pattern, event_f
 	}
 	closedir(d);
 	return n;
+}
+
+struct each_arg {
+	int (*cb)(const char *system, const char *name, void *arg);
+	void *arg;
+};
+
+static int call_each(const char *dir, const char *sys, const char *ev, void *arg)
+{
+	struct each_arg *ea = arg;
+
+	(void)dir;
+	return ea->cb(sys, ev, ea->arg);
+}
+
+int kt_instance_for_each_event(struct kt_instance *inst, const char *pattern,
+			       int (*cb)(const char *system, const char *name, void *arg),
+			       void *arg, struct kt_error *err)
+{
+	struct each_arg ea = { cb, arg };
+	int n;
+
+	if (!pattern || !*pattern)
+		return kt_error_set(err, -EINVAL, "empty event name");
+	n = for_each_match(inst, pattern, call_each, &ea);
+	if (n == 0)
+		return kt_error_set(err, -ENOENT, "no kernel event matches '%s'", pattern);
+	return n;
+}
+
+int kt_instance_event_enable(struct kt_instance *inst, const char *system, const char *name,
+			     bool on, struct kt_error *err)
+{
+	int r = kt_file_writef(false, on ? "1" : "0", "%s/events/%s/%s/enable", inst->path,
+			       system, name);
+
+	if (r < 0)
+		return kt_error_set(err, r, "instance '%s': cannot %s %s:%s: %s", inst->name,
+				    on ? "enable" : "disable", system, name, strerror(-r));
+	return 0;
 }
 
 static int set_enable(const char *dir, const char *sys, const char *ev, void *arg)
@@ -158,125 +216,269 @@ int kt_instance_enable_syscalls(struct kt_instance *inst, const char *name,
 	return a + b;
 }
 
-struct filter_arg {
-	const char *expr;
-	struct kt_error *err;
-	char pattern_ev[256];
+/*
+ * ---- kernel filters ----
+ *
+ * An LTTng filter expression in the kernel's grammar, for one event. The
+ * kernel takes predicates FIELD OP VALUE (== != < <= > >= & and ~, its glob
+ * match) joined by && || ! and parentheses; within that, LTTng's
+ * expressions mean the same thing. Translated: LTTng's field names of
+ * sched events (tid, X_tid) to the kernel's (pid, X_pid), `tid` of other
+ * events to common_pid, $ctx.tid/vtid to common_pid, $ctx.procname to COMM
+ * (the current task's name), $ctx.cpu_id to CPU, and a comparison with a
+ * string holding LTTng's `*` wildcard to the kernel's glob match. Refused
+ * (-EOPNOTSUPP, to be filtered in the consumer): LTTng's other contexts,
+ * the operators the kernel does not have (| ^ << >> and ~ as bitwise not,
+ * + and - but a negative number), nested fields (a.b, a[1]), string
+ * escapes and the characters the kernel's glob treats specially (? [).
+ * What the kernel refuses beyond that (a field the event does not have, a
+ * constant on the left...) it reports itself (-EINVAL).
+ */
+
+struct out {
+	char *s;
+	size_t len, cap;
 };
 
-/*
- * The expression in the kernel's field names: LTTng's names of sched
- * fields (tid, X_tid) become the kernel's (pid, X_pid), and `tid` of an
- * event without such a field is the record's common_pid. Identifiers in
- * quotes are left alone. Returns a malloc'ed string or NULL.
- */
-static char *kernel_filter(const char *expr, const struct kt_event_format *fmt)
+static int out_put(struct out *o, const char *p, size_t n)
 {
-	size_t len = strlen(expr), cap = len * 2 + 64, o = 0;
-	bool sched = fmt && fmt->system && strcmp(fmt->system, "sched") == 0;
-	char *out = malloc(cap), q = 0;
+	if (o->len + n + 1 > o->cap) {
+		size_t cap = (o->len + n + 1) * 2;
+		char *g = realloc(o->s, cap);
 
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < len;) {
-		char c = expr[i];
-
-		if (q) {
-			out[o++] = c;
-			if (c == '\\' && i + 1 < len)
-				out[o++] = expr[++i];
-			else if (c == q)
-				q = 0;
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			q = c;
-			out[o++] = c;
-			i++;
-			continue;
-		}
-		if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-			size_t j = i;
-			char id[128], alt[160];
-			const char *use = id;
-
-			while (j < len && (expr[j] == '_' || (expr[j] >= 'a' && expr[j] <= 'z') ||
-					   (expr[j] >= 'A' && expr[j] <= 'Z') ||
-					   (expr[j] >= '0' && expr[j] <= '9')))
-				j++;
-			kt_fmt(id, sizeof(id), "%.*s", (int)(j - i), expr + i);
-			if (fmt && kt_event_format_field(fmt, id) < 0) {
-				size_t n = strlen(id);
-
-				if (strcmp(id, "tid") == 0)
-					use = sched && kt_event_format_field(fmt, "pid") >= 0 ? "pid" :
-					      "common_pid";
-				else if (sched && n > 4 && strcmp(id + n - 4, "_tid") == 0) {
-					kt_fmt(alt, sizeof(alt), "%.*s_pid", (int)(n - 4), id);
-					if (kt_event_format_field(fmt, alt) >= 0)
-						use = alt;
-				}
-			}
-			if (o + strlen(use) + 1 >= cap) {
-				free(out);
-				return NULL;
-			}
-			memcpy(out + o, use, strlen(use));
-			o += strlen(use);
-			i = j;
-			continue;
-		}
-		out[o++] = c;
-		i++;
-		if (o + 1 >= cap) {
-			free(out);
-			return NULL;
-		}
+		if (!g)
+			return -ENOMEM;
+		o->s = g;
+		o->cap = cap;
 	}
-	out[o] = '\0';
-	return out;
+	memcpy(o->s + o->len, p, n);
+	o->len += n;
+	o->s[o->len] = '\0';
+	return 0;
 }
 
-static int set_filter(const char *dir, const char *sys, const char *ev, void *arg)
+static bool ident_char(char c, bool first)
 {
-	struct filter_arg *fa = arg;
-	struct kt_event_format *fmt = NULL;
-	char path[PATH_MAX], msg[512], *text = NULL, *kexpr;
-	size_t len;
-	int r;
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
 
-	kt_fmt(path, sizeof(path), "%s/%s/%s/format", dir, sys, ev);
-	if (kt_file_read_all(path, &text, &len) == 0) {
-		if (kt_event_format_parse(text, len, sys, &fmt) < 0)
-			fmt = NULL;
-		free(text);
+/* The kernel's name of an LTTng field name of event fmt (may be id itself). */
+static const char *kernel_field(const char *id, const struct kt_event_format *fmt, char *buf,
+				size_t size)
+{
+	bool sched = fmt && fmt->system && strcmp(fmt->system, "sched") == 0;
+	size_t n = strlen(id);
+
+	if (!fmt || kt_event_format_field(fmt, id) >= 0)
+		return id;
+	if (strcmp(id, "tid") == 0)
+		return sched && kt_event_format_field(fmt, "pid") >= 0 ? "pid" : "common_pid";
+	if (sched && n > 4 && strcmp(id + n - 4, "_tid") == 0) {
+		kt_fmt(buf, size, "%.*s_pid", (int)(n - 4), id);
+		if (kt_event_format_field(fmt, buf) >= 0)
+			return buf;
 	}
-	kexpr = kernel_filter(fa->expr, fmt);
-	kt_event_format_free(fmt);
-	if (!kexpr)
-		return -ENOMEM;
-	kt_fmt(path, sizeof(path), "%s/%s/%s/filter", dir, sys, ev);
-	r = kt_file_write(path, kexpr, false);
-	free(kexpr);
-	if (r == 0)
-		return 0;
-	/* The kernel explains a refused filter in the filter file itself. */
-	if (kt_file_read(path, msg, sizeof(msg)) > 0) {
+	return id;
+}
+
+/* The kernel's spelling of $ctx.NAME, or NULL. */
+static const char *kernel_context(const char *name)
+{
+	if (strcmp(name, "tid") == 0 || strcmp(name, "vtid") == 0)
+		return "common_pid";
+	if (strcmp(name, "procname") == 0)
+		return "COMM";
+	if (strcmp(name, "cpu_id") == 0)
+		return "CPU";
+	return NULL;
+}
+
+/* One token of the output: where it starts, what it is. */
+struct tok {
+	size_t at;		/* offset in the output */
+	char kind;		/* 'f' field, 'o' operator, 'v' value */
+	char text[80];		/* fields and operators: their output text */
+};
+
+int kt_filter_translate(const char *expr, const struct kt_event_format *fmt, char **ret,
+			struct kt_error *err)
+{
+	static const char *const ops[] = { "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!",
+					   "(", ")", "&" };
+	struct out o = { 0 };
+	struct tok prev[2] = { { 0 } };	/* the two tokens before this one */
+	size_t len = strlen(expr);
+	int r = 0;
+
+	for (size_t i = 0; i < len && r == 0;) {
+		struct tok t = { .at = o.len };
+		char c = expr[i], buf[160];
+		size_t j = i + 1;
+
+		if (c == ' ' || c == '\t' || c == '\n') {
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			bool glob = false, ne;
+
+			for (; j < len && expr[j] != '"'; j++) {
+				if (expr[j] == '\\' || expr[j] == '?' || expr[j] == '[')
+					goto unsupported_string;
+				glob |= expr[j] == '*';
+			}
+			if (j++ == len)
+				goto unsupported_string;
+			t.kind = 'v';
+			if (!glob) {
+				r = out_put(&o, expr + i, j - i);
+			} else {
+				/* FIELD == "a*" -> FIELD ~ "a*"; FIELD != "a*" -> !(FIELD ~ "a*") */
+				if (prev[1].kind != 'o' || prev[0].kind != 'f' ||
+				    (strcmp(prev[1].text, "==") && strcmp(prev[1].text, "!=")))
+					goto unsupported_string;
+				ne = prev[1].text[0] == '!';
+				o.len = prev[0].at;
+				r = out_put(&o, ne ? "!(" : "", ne ? 2 : 0);
+				if (!r)
+					r = out_put(&o, prev[0].text, strlen(prev[0].text));
+				if (!r)
+					r = out_put(&o, " ~ ", 3);
+				if (!r)
+					r = out_put(&o, expr + i, j - i);
+				if (!r && ne)
+					r = out_put(&o, ")", 1);
+			}
+		} else if (c == '$' || ident_char(c, true)) {
+			const char *k;
+
+			while (j < len && (ident_char(expr[j], false) || (c == '$' && expr[j] == '.')))
+				j++;
+			kt_fmt(buf, sizeof(buf), "%.*s", (int)(j - i), expr + i);
+			if (c == '$' && (strncmp(buf, "$ctx.", 5) != 0 ||
+					 !(k = kernel_context(buf + 5)))) {
+				r = kt_error_set(err, -EOPNOTSUPP, "the kernel cannot filter on %s", buf);
+				break;
+			}
+			if (c != '$' && j < len && (expr[j] == '.' || expr[j] == '[')) {
+				r = kt_error_set(err, -EOPNOTSUPP, "the kernel has no nested fields");
+				break;
+			}
+			if (c != '$')
+				k = kernel_field(buf, fmt, buf + 80, 80);
+			t.kind = 'f';
+			kt_fmt(t.text, sizeof(t.text), "%s", k);
+			r = out_put(&o, k, strlen(k));
+		} else if ((c >= '0' && c <= '9') ||
+			   (c == '-' && j < len && expr[j] >= '0' && expr[j] <= '9')) {
+			while (j < len && (ident_char(expr[j], false) || expr[j] == '.'))
+				j++;
+			t.kind = 'v';
+			r = out_put(&o, expr + i, j - i);
+		} else {
+			size_t k, n = 0;
+
+			for (k = 0; k < ARRAY_SIZE(ops); k++) {
+				n = strlen(ops[k]);
+				if (strncmp(expr + i, ops[k], n) == 0)
+					break;
+			}
+			/* LTTng's | ^ ~ << >> + - (bitwise, arithmetic): not the kernel's */
+			if (k == ARRAY_SIZE(ops) || (n == 1 && (c == '<' || c == '>') && expr[j] == c)) {
+				r = kt_error_set(err, -EOPNOTSUPP, "the kernel has no operator '%.*s'",
+						 (c == '<' || c == '>') && expr[j] == c ? 2 : 1, expr + i);
+				break;
+			}
+			j = i + n;
+			t.kind = 'o';
+			kt_fmt(t.text, sizeof(t.text), "%s", ops[k]);
+			r = out_put(&o, ops[k], n);
+		}
+		if (!r)
+			r = out_put(&o, " ", 1);
+		prev[0] = prev[1];
+		prev[1] = t;
+		i = j;
+	}
+	if (r == 0 && !o.s)
+		r = out_put(&o, "", 0);
+	if (r < 0) {
+		free(o.s);
+		return r;
+	}
+	while (o.len && o.s[o.len - 1] == ' ')
+		o.s[--o.len] = '\0';
+	*ret = o.s;
+	return 0;
+unsupported_string:
+	free(o.s);
+	return kt_error_set(err, -EOPNOTSUPP,
+			    "the kernel matches this string differently (escapes, ? or [, or a "
+			    "wildcard outside FIELD == \"...\" or FIELD != \"...\")");
+}
+
+/* Reads the kernel's explanation of a refused filter (the filter file says it). */
+static void refused_reason(const char *path, char *msg, size_t size)
+{
+	if (kt_file_read(path, msg, size) > 0) {
 		for (char *p = msg; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
 	} else {
 		msg[0] = '\0';
 	}
-	return kt_error_set(fa->err, r, "kernel filter '%s' refused for %s:%s (%s)%s%s", fa->expr,
-			    sys, ev, strerror(-r), msg[0] ? ": " : "", msg);
+}
+
+int kt_instance_event_filter(struct kt_instance *inst, const char *system, const char *name,
+			     const char *expr, struct kt_error *err)
+{
+	struct kt_event_format *fmt = NULL;
+	char path[PATH_MAX], msg[512], *kexpr = NULL;
+	int r;
+
+	kt_fmt(path, sizeof(path), "%s/events/%s/%s/filter", inst->path, system, name);
+	if (!expr) {
+		r = kt_file_write(path, "0", false);	/* "0" clears it */
+		if (r < 0)
+			return kt_error_set(err, r, "cannot clear the filter of %s:%s: %s", system,
+					    name, strerror(-r));
+		return 0;
+	}
+	if (kt_event_format_load(system, name, &fmt) < 0)
+		fmt = NULL;
+	r = kt_filter_translate(expr, fmt, &kexpr, err);
+	kt_event_format_free(fmt);
+	if (r < 0)
+		return r;
+	r = kt_file_write(path, kexpr, false);
+	free(kexpr);
+	if (r == 0)
+		return 0;
+	refused_reason(path, msg, sizeof(msg));
+	kt_file_write(path, "0", false);
+	return kt_error_set(err, r, "kernel filter '%s' refused for %s:%s (%s)%s%s", expr, system,
+			    name, strerror(-r), msg[0] ? ": " : "", msg);
+}
+
+struct filter_arg {
+	struct kt_instance *inst;
+	const char *expr;
+	struct kt_error *err;
+};
+
+static int set_filter(const char *dir, const char *sys, const char *ev, void *arg)
+{
+	struct filter_arg *fa = arg;
+
+	(void)dir;
+	return kt_instance_event_filter(fa->inst, sys, ev, fa->expr, fa->err);
 }
 
 int kt_instance_set_filter(struct kt_instance *inst, const char *pattern, const char *expr,
 			   struct kt_error *err)
 {
-	struct filter_arg fa = { .expr = expr, .err = err };
+	struct filter_arg fa = { .inst = inst, .expr = expr, .err = err };
 	int n;
 
 	if (!expr)
@@ -289,16 +491,23 @@ int kt_instance_set_filter(struct kt_instance *inst, const char *pattern, const 
 
 /* ---- uprobes ---- */
 
-int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec, const char *fetchargs,
+int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec, const char *name,
+			   const char *fetchargs, char *ret_event, size_t size,
 			   struct kt_error *err)
 {
 	char path[PATH_MAX], sym[128], ev[160], group[64], cmd[PATH_MAX + 512], full[256];
-	const char *colon = spec ? strrchr(spec, ':') : NULL;
+	const char *colon;
 	struct kt_uprobe *nu;
 	uint64_t off;
 	char *end;
 	int r;
 
+	if (spec && strncmp(spec, "sdt:", 4) == 0)
+		return kt_error_set(err, -EOPNOTSUPP, "userspace probe '%s': SDT probes are not "
+				    "supported, only elf:PATH:SYMBOL", spec);
+	if (spec && strncmp(spec, "elf:", 4) == 0)
+		spec += 4;
+	colon = spec ? strrchr(spec, ':') : NULL;
 	if (!colon || colon == spec || !colon[1])
 		return kt_error_set(err, -EINVAL, "userspace probe '%s' is not ELF:SYMBOL",
 				    spec ? spec : "(null)");
@@ -315,8 +524,8 @@ int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec, const cha
 					    r == -ENOENT ? "no such file or symbol" :
 					    r == -ENOEXEC ? "not an ELF64 file" : strerror(-r));
 	}
-	/* event name: the symbol, made an identifier, unique in our group */
-	kt_fmt(ev, sizeof(ev), "%s", sym);
+	/* event name: the given name or the symbol, made an identifier, unique in our group */
+	kt_fmt(ev, sizeof(ev), "%s", name && *name ? name : sym);
 	for (char *p = ev; *p; p++)
 		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9')))
@@ -364,6 +573,8 @@ int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec, const cha
 	r = kt_file_writef(false, "1", "%s/events/%s/enable", inst->path, full);
 	if (r < 0)
 		return kt_error_set(err, r, "cannot enable uprobe %s: %s", full, strerror(-r));
+	if (ret_event)
+		kt_fmt(ret_event, size, "%s", full);
 	return 0;
 }
 
@@ -407,6 +618,19 @@ int kt_instance_enable_function(struct kt_instance *inst, const char *function,
 		return kt_error_set(err, r, "function '%s' is not traceable (not in "
 				    "available_filter_functions)", function);
 	return kt_error_set(err, r, "cannot trace function '%s': %s", function, strerror(-r));
+}
+
+int kt_instance_disable_function(struct kt_instance *inst, struct kt_error *err)
+{
+	int r = kt_file_writef(false, "nop", "%s/current_tracer", inst->path);
+
+	if (r == 0)
+		r = kt_file_writef(false, "", "%s/set_ftrace_filter", inst->path);
+	if (r < 0)
+		return kt_error_set(err, r, "instance '%s': cannot stop the function tracer: %s",
+				    inst->name, strerror(-r));
+	inst->function_tracer = false;
+	return 0;
 }
 
 int kt_instance_for_each_enabled(struct kt_instance *inst,

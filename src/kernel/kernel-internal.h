@@ -5,8 +5,10 @@
 #ifndef LTT_KERNEL_INTERNAL_H
 #define LTT_KERNEL_INTERNAL_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "kernel/kernel.h"
@@ -26,6 +28,7 @@ struct kt_instance {
 	char name[96];		/* ltt-SESSION-PID */
 	char path[PATH_MAX];
 	unsigned ncpus;
+	bool owned;		/* created here (kt_instance_destroy), not opened */
 	bool function_tracer;	/* current_tracer was set to function */
 	struct kt_uprobe *uprobes;
 	size_t nuprobes;
@@ -55,6 +58,135 @@ void kt_uprobe_group(pid_t pid, char *buf, size_t size);
 
 /* Removes every uprobe event of group (disabled everywhere first). */
 int kt_uprobe_group_remove(const char *group);
+
+/* ---- the converter's insides (convert.c, record-filter.c, statedump.c) ---- */
+
+enum kt_src_kind {
+	KT_SRC_FIELD = 0,
+	KT_SRC_LENGTH,		/* length of the __data_loc sequence field src */
+	KT_SRC_TGID,		/* thread group of the tid in field src */
+};
+
+/* Where payload field i of a converted event comes from. */
+struct kt_slot {
+	enum kt_src_kind kind;
+	int src;		/* field index in the format */
+};
+
+struct kt_record_filter;
+
+/* A tracefs event and its CTF event class. */
+struct kt_conv_event {
+	struct kt_event_format *fmt;
+	const struct ctf_event_class *ec;
+	struct kt_slot *slots;		/* one per payload field, in order */
+	size_t nslots;
+	int pid_field;			/* common_pid, or -1 */
+	struct kt_record_filter *filter;	/* evaluated here; NULL: every record */
+};
+
+struct kt_statedump_classes;
+
+#define KT_TGID_CACHE 4096
+
+struct kt_converter {
+	struct ctf_trace *trace;
+	struct ctf_fs_trace *fs;
+	struct ctf_fs_stream **streams;
+	uint64_t *last_ts;
+	struct kt_cpu_acct {
+		uint64_t events;	/* written on this cpu */
+		uint64_t pending_lost;	/* waiting for the first packet to close */
+		bool first_closed;
+	} *acct;
+	unsigned ncpus;
+	uint32_t next_id;
+	enum ctf_header_kind header;
+	char clock_name[32];
+	bool stream_class_added;
+	size_t packet_size;
+	struct kt_conv_event **by_id;	/* kernel event id -> class */
+	bool scanned;			/* tracefs events scanned for unknown ids */
+	char **id_paths;		/* kernel id -> "system/name", after a scan */
+	char *bytes;			/* a record packed as CTF encodes it */
+	struct kt_statedump_classes *sd;	/* made by the first state dump */
+	struct { int32_t tid, tgid; } tgids[KT_TGID_CACHE];	/* filters' $ctx.pid */
+	struct kt_converter_stats st;
+};
+
+/* A little-endian (the host's) unsigned or signed integer of 1, 2, 4 or 8 bytes. */
+static inline uint64_t kt_rd_uint(const uint8_t *p, uint32_t size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (size) {
+	case 1: memcpy(&u8, p, 1); return u8;
+	case 2: memcpy(&u16, p, 2); return u16;
+	case 4: memcpy(&u32, p, 4); return u32;
+	default: memcpy(&u64, p, 8); return u64;
+	}
+}
+
+static inline int64_t kt_rd_int(const uint8_t *p, uint32_t size)
+{
+	uint64_t v = kt_rd_uint(p, size);
+
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+/*
+ * Where a __data_loc/__rel_loc field f of rec points: 0 and *off, *len (in
+ * the record), or -EBADMSG when that is outside the record.
+ */
+static inline int kt_dyn_loc(const struct kt_field *f, const struct kt_record *rec,
+			     uint32_t *off, uint32_t *len)
+{
+	uint32_t v = (uint32_t)kt_rd_uint(rec->data + f->offset, 4);
+
+	*off = v & 0xffff;
+	*len = v >> 16;
+	if (f->kind == KT_FIELD_REL_LOC)
+		*off += f->offset + f->size;
+	if (*off > rec->len || *len > rec->len - *off)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * The thread group of tid: /proc while it lives, else the kernel's
+ * saved_tgids (options/record-tgid), else tid itself. Slow (reads files).
+ */
+int64_t kt_tgid_of(int64_t tid);
+
+/*
+ * A filter evaluated on converted records: the programs (filter bytecode,
+ * copied) OR'ed, their field references linked to the payload fields of
+ * class payload (a struct), their contexts to the record's tid, its thread
+ * group (pid, vpid) and cpu_id. Returns 0 and *ret, -EINVAL (an invalid
+ * program, or a context the record does not carry: err says which).
+ */
+int kt_record_filter_create(const struct ctf_type *payload, const uint8_t *const *codes,
+			    const size_t *lens, size_t n, struct kt_record_filter **ret,
+			    struct kt_error *err);
+void kt_record_filter_free(struct kt_record_filter *f);
+
+/*
+ * Whether record rec of event ce passes: its fields are read from the
+ * record (ce's slots, as pack() in convert.c writes them), tid is its
+ * emitter, cpu its CPU. tgid_of (with arg) gives a thread's group when a
+ * program asks for $ctx.pid or a fork event's parent_pid/child_pid.
+ */
+bool kt_record_filter_pass(const struct kt_record_filter *f, const struct kt_conv_event *ce,
+			   const struct kt_record *rec, int64_t tid, unsigned cpu,
+			   int64_t (*tgid_of)(void *, int64_t), void *arg);
 
 /*
  * For the state dump: a new event class of the kernel stream class (takes

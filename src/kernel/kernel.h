@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ctf/ctf-clock.h"
 #include "ctf/ctf.h"
 
 #define KT_TRACEFS_PATH "/sys/kernel/tracing"
@@ -60,13 +61,17 @@ int kt_tracefs_open(const char **ret_path, struct kt_error *err);
 /* ---- instances ---- */
 
 struct kt_instance;
+struct kt_event_format;
 
 struct kt_instance_config {
 	const char *session;		/* [A-Za-z0-9_.-]+, <= 64 chars */
-	uint64_t subbuf_size;		/* bytes; 0 = 4096 x ... default */
+	uint64_t subbuf_size;		/* bytes; 0 = 4096 x ... default; above the kernel's
+					 * largest sub-buffer, that one (more of them) */
 	uint64_t num_subbuf;		/* buffer_size_kb = size x count / 1024 */
 	bool overwrite;			/* false: discard new events when full (LTTng default) */
 	const char *clock;		/* NULL = "mono"; kt_trace_clock() names the session's */
+	unsigned wakeup_percent;	/* buffer_percent: poll() on a CPU's trace_pipe_raw
+					 * wakes when it is this full; 0 = the kernel's default */
 };
 
 /*
@@ -92,6 +97,14 @@ int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance 
  * first errno (it still frees the object and tries every step).
  */
 int kt_instance_destroy(struct kt_instance *inst);
+
+/*
+ * Opens an existing instance by name (ltt-...), to read it (the consumer):
+ * nothing in tracefs changes, and kt_instance_close() only frees the
+ * handle. Returns 0 and *ret, -EINVAL (not an ltt instance name), -ENOENT.
+ */
+int kt_instance_open(const char *name, struct kt_instance **ret, struct kt_error *err);
+void kt_instance_close(struct kt_instance *inst);
 
 const char *kt_instance_name(const struct kt_instance *inst);
 /* Absolute path of the instance directory. */
@@ -135,6 +148,49 @@ int kt_instance_disable_events(struct kt_instance *inst, const char *pattern,
 			       struct kt_error *err);
 
 /*
+ * Whether tracefs event system:name matches pattern as
+ * kt_instance_enable_events reads it: "SYSTEM:NAME" globs name it
+ * explicitly; a bare name or glob matches the tracefs or the LTTng name,
+ * never a dynamic event (uprobes: their groups must be named), and a bare
+ * glob or "*" never a syscall.
+ */
+bool kt_event_matches(const char *pattern, const char *system, const char *name);
+
+/*
+ * Calls cb(system, name) for each event of the instance matching pattern
+ * (kt_event_matches). Returns the number of events (> 0), -ENOENT (none,
+ * with a message), cb's first negative value, or an errno of listing.
+ */
+int kt_instance_for_each_event(struct kt_instance *inst, const char *pattern,
+			       int (*cb)(const char *system, const char *name, void *arg),
+			       void *arg, struct kt_error *err);
+
+/* Enables or disables one event of the instance. 0 or an errno with a message. */
+int kt_instance_event_enable(struct kt_instance *inst, const char *system, const char *name,
+			     bool on, struct kt_error *err);
+
+/*
+ * Sets the kernel filter of one event to expr, an LTTng filter expression
+ * (translated by kt_filter_translate); NULL clears it. Returns 0,
+ * -EOPNOTSUPP (the kernel's grammar cannot say it: err says what), or the
+ * kernel's refusal (-EINVAL: err holds the kernel's own explanation, read
+ * back from the filter file, which is cleared again).
+ */
+int kt_instance_event_filter(struct kt_instance *inst, const char *system, const char *name,
+			     const char *expr, struct kt_error *err);
+
+/*
+ * An LTTng filter expression in the kernel's filter grammar, for the event
+ * of format fmt (may be NULL: no field renames): LTTng's field and context
+ * names become the kernel's, `==` with a `*` wildcard its glob match `~`.
+ * Returns 0 and *ret (free() it), -EOPNOTSUPP with err saying which
+ * construct the kernel does not have (then it is for the consumer to
+ * filter), -ENOMEM.
+ */
+int kt_filter_translate(const char *expr, const struct kt_event_format *fmt, char **ret,
+			struct kt_error *err);
+
+/*
  * Calls cb(system, name) for each event enabled in the instance (its
  * set_event file, uprobes included), e.g. to declare their classes in the
  * trace's metadata before any of them fires. Stops at and returns cb's
@@ -153,24 +209,27 @@ int kt_instance_enable_syscalls(struct kt_instance *inst, const char *name,
 
 /*
  * Sets the kernel filter of every event matching pattern (as
- * kt_instance_enable_events) to expr, in the kernel's grammar (C-like
- * comparisons of the event's fields, && || !, globs with ~). Returns the
- * number of events filtered; -EINVAL when the kernel refuses the
- * expression (err holds the kernel's own explanation, from the filter file).
+ * kt_instance_enable_events) to expr, as kt_instance_event_filter does.
+ * Returns the number of events filtered, -ENOENT, or the first event's
+ * error (-EOPNOTSUPP, -EINVAL with the kernel's explanation).
  */
 int kt_instance_set_filter(struct kt_instance *inst, const char *pattern,
 			   const char *expr, struct kt_error *err);
 
 /*
- * Adds a uprobe on SYMBOL of ELF file PATH ("PATH:SYMBOL", or
- * "PATH:0xOFFSET"), resolved to its file offset from the symbol tables, as
- * event ltt_PID:SYMBOL (uprobes group ltt_PID), and enables it. fetchargs:
- * NULL or the kernel's uprobe fetch-argument syntax ("path=+0(%di):ustring").
- * Returns 0, -ENOENT (no such file or symbol), -ENOEXEC (not ELF64),
- * -EOPNOTSUPP (no uprobe_events), or the kernel's errno.
+ * Adds a uprobe on SYMBOL of ELF file PATH ("PATH:SYMBOL", "PATH:0xOFFSET",
+ * with LTTng's optional "elf:" in front), resolved to its file offset from
+ * the symbol tables, as event ltt_PID:NAME (uprobes group ltt_PID; NAME:
+ * name made an identifier, or the symbol when name is NULL; a suffix _N
+ * when taken), and enables it. fetchargs: NULL or the kernel's uprobe
+ * fetch-argument syntax ("path=+0(%di):ustring"). The event ("GROUP/NAME")
+ * goes to ret_event (size bytes; may be NULL). Returns 0, -ENOENT (no such
+ * file or symbol), -ENOEXEC (not ELF64), -EOPNOTSUPP (no uprobe_events;
+ * "sdt:" probes), or the kernel's errno.
  */
-int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec,
-			   const char *fetchargs, struct kt_error *err);
+int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec, const char *name,
+			   const char *fetchargs, char *ret_event, size_t size,
+			   struct kt_error *err);
 
 /*
  * Function tracing (`--function`): sets set_ftrace_filter to the function
@@ -180,6 +239,8 @@ int kt_instance_add_uprobe(struct kt_instance *inst, const char *spec,
  */
 int kt_instance_enable_function(struct kt_instance *inst, const char *function,
 				struct kt_error *err);
+/* Turns the function tracer off again (tracer nop, empty set_ftrace_filter). */
+int kt_instance_disable_function(struct kt_instance *inst, struct kt_error *err);
 
 /*
  * File offset of symbol `sym` in ELF64 file `path` (the value a uprobe
@@ -325,6 +386,12 @@ int kt_cpu_reader_create(struct kt_instance *inst, unsigned cpu, enum kt_reader_
 			 struct kt_cpu_reader **ret, struct kt_error *err);
 void kt_cpu_reader_free(struct kt_cpu_reader *r);
 
+/*
+ * The descriptor of the CPU's trace_pipe_raw, to poll(): readable when the
+ * buffer holds the instance's buffer_percent (or, at 0, anything).
+ */
+int kt_cpu_reader_fd(const struct kt_cpu_reader *r);
+
 /* KT_READER_MMAP or KT_READER_READ: what is in use. */
 enum kt_reader_mode kt_cpu_reader_mode(const struct kt_cpu_reader *r);
 
@@ -371,27 +438,53 @@ struct kt_converter_config {
 	 * trace_clock reads (kt_trace_clock()): user and kernel traces then
 	 * share it. NULL: the monotonic clock, described now. */
 	const struct ctf_clock_info *clock;
+	bool growing;			/* files readable while written (ctf_fs_trace_set_growing):
+					 * a consumer's; else they appear at kt_converter_close */
 };
 
 /*
  * A CTF trace under cfg->dir with one stream per CPU (kernel/CHANNEL_CPU
  * is cfg->dir/CHANNEL_CPU: the caller passes .../kernel), env as LTTng's
  * kernel traces (domain "kernel", sysname, kernel_release, kernel_version,
- * tracer_name "lttng-modules"...), the clock cfg->clock describes
- * (default: "monotonic", 1 GHz, offset = realtime - monotonic now, uuid
- * from the boot id). Returns 0 and *ret (kt_converter_free), or an errno
- * with a message.
+ * tracer_name "lttng-modules"...), the clock cfg->clock describes (the
+ * trace_clock of the instance must read the same; default: "monotonic",
+ * 1 GHz, offset = realtime - monotonic now, uuid from the boot id).
+ * Returns 0 and *ret (kt_converter_free), or an errno with a message.
  */
 int kt_converter_create(const struct kt_converter_config *cfg, struct kt_converter **ret,
 			struct kt_error *err);
 
 /*
  * Declares the event class of tracefs event fmt (copied), so that it is in
- * the metadata even if it never fires. Events met in records without a
- * declaration are declared on the fly from their format file.
+ * the metadata even if it never fires; named name (NULL: LTTng's name of
+ * the event). Events met in records without a declaration are declared on
+ * the fly from their format file. An event declared already stays as it is.
  */
 int kt_converter_declare(struct kt_converter *c, const struct kt_event_format *fmt,
-			 struct kt_error *err);
+			 const char *name, struct kt_error *err);
+
+/*
+ * A filter evaluated on the converted records of tracefs event fmt (declared
+ * now if it was not), for what the kernel could not filter: a record is written
+ * only if one of the n programs (filter bytecode of src/common/filter,
+ * copied) passes on its fields (LTTng's names) and contexts ($ctx.tid,
+ * vtid, pid, vpid, cpu_id; kt_filter_check). n = 0 removes it. Filtered
+ * records are counted (stats.filtered), not discarded. Returns 0, -EINVAL
+ * (invalid program, unknown context: err says which).
+ */
+int kt_converter_set_filter(struct kt_converter *c, const struct kt_event_format *fmt,
+			    const uint8_t *const *codes, const size_t *lens, size_t n,
+			    struct kt_error *err);
+/* Removes every filter set by kt_converter_set_filter. */
+void kt_converter_clear_filters(struct kt_converter *c);
+
+/*
+ * Whether compiled filter code can be evaluated on kernel records by a
+ * converter: a valid program whose contexts are among those a record
+ * carries (tid, vtid, pid, vpid, cpu_id). 0, or -EINVAL with err naming
+ * what is not.
+ */
+int kt_filter_check(const uint8_t *code, size_t len, struct kt_error *err);
 
 /*
  * Converts one record of CPU cpu. Returns 0, -ENOENT (unknown event id: no
@@ -407,12 +500,20 @@ void kt_converter_lost(struct kt_converter *c, unsigned cpu, uint64_t n);
 /*
  * Writes the state dump (lttng_statedump_start, one
  * lttng_statedump_process_state per thread of /proc, one
- * lttng_statedump_file_descriptor per open fd, lttng_statedump_end) into
- * the stream of `cpu` at timestamp ts. Returns the number of threads or an
- * errno.
+ * lttng_statedump_file_descriptor per open fd and one
+ * lttng_statedump_vm_map per memory map of each process,
+ * lttng_statedump_end) into the stream of `cpu` at timestamp ts (raised to
+ * the stream's last one). May be called again (a session restarted).
+ * Returns the number of threads or an errno.
  */
 int kt_converter_statedump(struct kt_converter *c, unsigned cpu, uint64_t ts,
 			   struct kt_error *err);
+
+/*
+ * Closes every stream's open packet and brings the metadata up to date:
+ * what was converted so far is on disk (growing mode). 0 or an errno.
+ */
+int kt_converter_sync(struct kt_converter *c, struct kt_error *err);
 
 /* Flushes the streams and writes metadata and index. Returns 0 or an errno. */
 int kt_converter_close(struct kt_converter *c, struct kt_error *err);
@@ -421,6 +522,7 @@ void kt_converter_free(struct kt_converter *c);
 /* Counters. */
 struct kt_converter_stats {
 	uint64_t events, unknown, bad, clamped, discarded;
+	uint64_t filtered;		/* records a converter filter refused */
 };
 void kt_converter_stats(const struct kt_converter *c, struct kt_converter_stats *s);
 

@@ -254,13 +254,30 @@ static unsigned count_cpus(const char *inst_path)
 	return n;
 }
 
+/* A handle on instance `name` of the tracefs root (mounted if needed). */
+static int instance_new(const char *name, struct kt_instance **ret, struct kt_error *err)
+{
+	struct kt_instance *inst;
+	const char *root;
+	int r = kt_tracefs_open(&root, err);
+
+	if (r < 0)
+		return r;
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	kt_fmt(inst->name, sizeof(inst->name), "%s", name);
+	kt_fmt(inst->path, sizeof(inst->path), "%s/instances/%s", root, name);
+	*ret = inst;
+	return 0;
+}
+
 int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance **ret,
 		       struct kt_error *err)
 {
 	struct kt_instance *inst = NULL;
-	const char *root;
 	uint64_t subbuf, nsub, kb;
-	char num[32];
+	char num[32], name[sizeof(inst->name)];
 	int r;
 
 	if (!cfg || !session_name_ok(cfg->session))
@@ -275,16 +292,10 @@ int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance 
 				    "sub-buffer size %llu (a power of two >= 4096) x count %llu (>= 2) "
 				    "is not a kernel buffer size",
 				    (unsigned long long)subbuf, (unsigned long long)nsub);
-	r = kt_tracefs_open(&root, err);
+	kt_fmt(name, sizeof(name), KT_INSTANCE_PREFIX "%s-%d", cfg->session, (int)getpid());
+	r = instance_new(name, &inst, err);
 	if (r < 0)
 		return r;
-
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-	kt_fmt(inst->name, sizeof(inst->name), KT_INSTANCE_PREFIX "%s-%d", cfg->session,
-		 (int)getpid());
-	kt_fmt(inst->path, sizeof(inst->path), "%s/instances/%s", root, inst->name);
 	if (mkdir(inst->path, 0750) < 0) {
 		r = -errno;
 		kt_error_set(err, r, "cannot create tracefs instance %s: %s", inst->path,
@@ -308,9 +319,28 @@ int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance 
 	 */
 	kt_file_writef(false, "1", "%s/options/record-tgid", inst->path);
 	if (subbuf != 4096) {
-		/* The ring buffer's sub-buffer size (kernel 6.8+). */
-		kt_fmt(num, sizeof(num), "%llu", (unsigned long long)(subbuf / 1024));
-		r = inst_write(inst, "buffer_subbuf_size_kb", num, err);
+		/*
+		 * The ring buffer's sub-buffer size (kernel 6.8+), at most the
+		 * kernel's largest (512 KiB on x86-64: it refuses more); the
+		 * buffer keeps its total size, in more sub-buffers.
+		 */
+		for (uint64_t kb_sub = subbuf / 1024;; kb_sub /= 2) {
+			kt_fmt(num, sizeof(num), "%llu", (unsigned long long)kb_sub);
+			r = kt_file_writef(false, num, "%s/buffer_subbuf_size_kb", inst->path);
+			if (r != -EINVAL || kb_sub <= 4)
+				break;
+		}
+		if (r < 0) {
+			kt_error_set(err, r, "instance '%s': cannot set the sub-buffer size to %llu "
+				     "KiB: %s", inst->name, (unsigned long long)(subbuf / 1024),
+				     strerror(-r));
+			goto err;
+		}
+	}
+	if (cfg->wakeup_percent) {
+		/* a reader poll()ing the buffer wakes when it is this full */
+		kt_fmt(num, sizeof(num), "%u", cfg->wakeup_percent > 100 ? 100 : cfg->wakeup_percent);
+		r = inst_write(inst, "buffer_percent", num, err);
 		if (r < 0)
 			goto err;
 	}
@@ -324,12 +354,46 @@ int kt_instance_create(const struct kt_instance_config *cfg, struct kt_instance 
 		r = kt_error_set(err, -ENOENT, "instance '%s' has no per_cpu directory", inst->name);
 		goto err;
 	}
+	inst->owned = true;
 	*ret = inst;
 	return 0;
 err:
 	rmdir(inst->path);
 	free(inst);
 	return r;
+}
+
+int kt_instance_open(const char *name, struct kt_instance **ret, struct kt_error *err)
+{
+	struct kt_instance *inst;
+	struct stat st;
+	int r;
+
+	if (!name || strncmp(name, KT_INSTANCE_PREFIX, strlen(KT_INSTANCE_PREFIX)) != 0 ||
+	    strchr(name, '/') || strlen(name) >= sizeof(inst->name))
+		return kt_error_set(err, -EINVAL, "'%s' is not an ltt tracefs instance",
+				    name ? name : "(null)");
+	r = instance_new(name, &inst, err);
+	if (r < 0)
+		return r;
+	if (stat(inst->path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		r = -ENOENT;
+		kt_error_set(err, r, "no tracefs instance %s", inst->path);
+		free(inst);
+		return r;
+	}
+	inst->ncpus = count_cpus(inst->path);
+	if (!inst->ncpus) {
+		free(inst);
+		return kt_error_set(err, -ENOENT, "instance '%s' has no per_cpu directory", name);
+	}
+	*ret = inst;
+	return 0;
+}
+
+void kt_instance_close(struct kt_instance *inst)
+{
+	free(inst);
 }
 
 const char *kt_instance_name(const struct kt_instance *inst)
@@ -447,9 +511,17 @@ int kt_instance_destroy(struct kt_instance *inst)
 	return r;
 }
 
+/* Whether process pid runs (a zombie does not: its parent just did not reap it yet). */
 static bool pid_alive(long pid)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	char path[64], buf[512], *rp;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno != EPERM))
+		return false;
+	kt_fmt(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (kt_file_read(path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+		return true;
+	return rp[1] != ' ' || (rp[2] != 'Z' && rp[2] != 'X');
 }
 
 /* The owner pid at the end of "ltt-SESSION-PID", or -1. */

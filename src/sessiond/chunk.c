@@ -105,6 +105,25 @@ static void begin(struct reg_session *s, struct consumer *c, char *dir, time_t w
 	s->chunk.next_timer_ns = monotonic_ns() + s->rotation.timer_us * 1000;
 }
 
+/*
+ * Whether s records the kernel, whose trace (written by the consumer's
+ * converter into OUTPUT/kernel) is not rotated, cleared or regenerated yet:
+ * then *detail says so.
+ */
+static bool kernel_refuses(const struct reg_session *s, const char *what, const char **detail)
+{
+	static char text[128];	/* the daemon is single-threaded */
+
+	for (size_t i = 0; i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_KERNEL) {
+			snprintf(text, sizeof(text), "the kernel channels of a session are not %s "
+				 "yet", what);
+			*detail = text;
+			return true;
+		}
+	return false;
+}
+
 int chunk_rotate(struct reg_session *s, struct consumer *c, char *path, size_t size,
 		 const char **detail)
 {
@@ -117,6 +136,8 @@ int chunk_rotate(struct reg_session *s, struct consumer *c, char *path, size_t s
 				      : "the session has no output";
 		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	}
+	if (kernel_refuses(s, "rotated", detail))
+		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	if (!s->chunk.started) {
 		*detail = "it never started: there is nothing to rotate yet";
 		return -LTT_ERR_NOT_STARTED;
@@ -196,6 +217,8 @@ int chunk_schedule_set(struct reg_session *s, uint64_t timer_us, uint64_t size,
 				      : "the session has no output";
 		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	}
+	if (kernel_refuses(s, "rotated", detail))
+		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	if (!timer_us && !size) {
 		*detail = "give a period or a size";
 		return -LTT_ERR_INVALID_ATTR;
@@ -236,6 +259,8 @@ int chunk_clear(struct reg_session *s, struct consumer *c, const char **detail)
 {
 	int r;
 
+	if (kernel_refuses(s, "cleared", detail))
+		return -EOPNOTSUPP;
 	if (!s->chunk.started || !c)
 		return 0;	/* nothing recorded yet */
 	r = ust_session_clear(s, c, detail);

@@ -16,6 +16,7 @@
 #include "save.h"
 #include "snapshot.h"
 #include "tracker.h"
+#include "kernel-session.h"
 #include "ust-session.h"
 #include "util/fs.h"
 #include "util/macros.h"
@@ -68,11 +69,7 @@ static int target_session(struct request *rq, struct reg_session **ret)
 /* Whether this daemon traces domain d: 0, or -LTT_ERR_KERNEL_UNAVAILABLE with *detail. */
 static int domain_available(uint64_t d, const char **detail)
 {
-	if (d == LTT_DOMAIN_KERNEL) {
-		*detail = "the kernel domain is not available in this version of ltt";
-		return -LTT_ERR_KERNEL_UNAVAILABLE;
-	}
-	return 0;
+	return d == LTT_DOMAIN_KERNEL ? kernel_session_available(detail) : 0;
 }
 
 /* Reads DOMAIN (and the optional CHANNEL); refuses what this daemon cannot trace. */
@@ -85,7 +82,7 @@ static int target_domain(struct request *rq, enum ltt_domain *domain, const char
 		return -EBADMSG;
 	if ((r = domain_available(d, &rq->detail)) < 0)
 		return r;
-	if (d != LTT_DOMAIN_USER)
+	if (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL)
 		return -EBADMSG;
 	*domain = (enum ltt_domain)d;
 	*channel = NULL;
@@ -121,7 +118,9 @@ static int session_create(struct request *rq)
 static int destroy(struct registry *reg, struct reg_session *s, char *archive, size_t size,
 		   const char **detail)
 {
+	/* stop first: what was recorded reaches the trace files */
 	ust_session_free(s, consumer);
+	kernel_session_free(s, consumer);
 	if (chunk_session_destroyed(s, archive, size) < 0)
 		archive[0] = '\0';
 	return registry_session_destroy(reg, s->name, detail);
@@ -157,6 +156,8 @@ int commands_session_start(struct registry *reg, struct reg_session *s, const ch
 	if (r == 0)
 		r = ust_session_start(s, consumer, detail);
 	if (r == 0)
+		r = kernel_session_start(s, consumer, detail);
+	if (r == 0)
 		r = apps_attach_session(reg, s, detail);
 	if (r < 0)
 		return consumer_failed(r, detail);
@@ -181,6 +182,8 @@ static int session_stop(struct request *rq)
 		return r;
 	if (!s->active)
 		return -LTT_ERR_ALREADY_STOPPED;
+	if ((r = kernel_session_stop(s, consumer, &rq->detail)) < 0)
+		return consumer_failed(r, &rq->detail);
 	if (consumer && (r = ust_session_flush(s, consumer, &rq->detail)) < 0)
 		return consumer_failed(r, &rq->detail);
 	s->active = false;
@@ -188,7 +191,7 @@ static int session_stop(struct request *rq)
 	return 0;
 }
 
-static void put_session_desc(struct proto_builder *b, const struct reg_session *s, bool deep)
+static void put_session_desc(struct proto_builder *b, struct reg_session *s, bool deep)
 {
 	proto_nest_begin(b, CTL_A_SESSION_DESC);
 	proto_put_str(b, CTL_A_SESSION, s->name);
@@ -202,12 +205,19 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 	for (size_t i = 0; deep && i < s->n_channels; i++) {
 		const struct reg_channel *c = &s->channels[i];
 
+		uint64_t recorded, discarded;
+
 		proto_nest_begin(b, CTL_A_CHANNEL_DESC);
 		proto_put_str(b, CTL_A_CHANNEL, c->name);
 		proto_put_u64(b, CTL_A_DOMAIN, (uint64_t)c->domain);
 		ctl_put_channel_attr(b, &c->attr);
 		for (size_t k = 0; k < c->n_contexts; k++)
 			proto_put_str(b, CTL_A_CONTEXT, proto_context_type(c->contexts[k])->name);
+		if (c->domain == LTT_DOMAIN_KERNEL &&
+		    kernel_session_stats(s, consumer, &recorded, &discarded) == 0) {
+			proto_put_u64(b, CTL_A_RECORDED, recorded);
+			proto_put_u64(b, CTL_A_DISCARDED, discarded);
+		}
 		for (size_t k = 0; k < c->n_rules; k++) {
 			const struct reg_rule *r = &c->rules[k];
 			struct ltt_event_rule e = {
@@ -219,6 +229,7 @@ static void put_session_desc(struct proto_builder *b, const struct reg_session *
 				.exclusions = (const char *const *)r->exclusions,
 				.n_exclusions = r->n_exclusions,
 				.filter = r->filter,
+				.location = r->location,
 			};
 
 			proto_nest_begin(b, CTL_A_RULE_DESC);
@@ -261,6 +272,20 @@ static int session_get(struct request *rq)
 	return r;
 }
 
+/* Adds a channel; a kernel one makes the session's tracefs instance. */
+static int channel_add(struct request *rq, struct reg_session *s, enum ltt_domain domain,
+		       const char *channel, const struct ltt_channel_attr *attr)
+{
+	int r = registry_channel_add(s, domain, channel, attr, &rq->detail);
+
+	if (r < 0 || domain != LTT_DOMAIN_KERNEL)
+		return r;
+	r = kernel_session_add_channel(s, &s->channels[s->n_channels - 1], &rq->detail);
+	if (r < 0)
+		registry_channel_remove_last(s);
+	return r;
+}
+
 static int channel_enable(struct request *rq)
 {
 	struct ltt_channel_attr attr;
@@ -276,7 +301,94 @@ static int channel_enable(struct request *rq)
 	ltt_channel_attr_init(&attr, domain);
 	if (ctl_get_channel_attr(rq->attrs, &attr) < 0)
 		return -EBADMSG;
-	return registry_channel_add(s, domain, channel, &attr, &rq->detail);
+	return channel_add(rq, s, domain, channel, &attr);
+}
+
+/*
+ * The session's kernel channel for a rule: the one named, else the
+ * session's (it has one), else channel0, made now with the defaults.
+ */
+static int kernel_rule_channel(struct request *rq, struct reg_session *s, const char **channel,
+			       struct reg_channel **ret)
+{
+	struct ltt_channel_attr attr;
+	int r;
+
+	for (size_t i = 0; !*channel && i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_KERNEL)
+			*channel = s->channels[i].name;
+	if (!*channel) {
+		ltt_channel_attr_init(&attr, LTT_DOMAIN_KERNEL);
+		attr.overwrite = s->snapshot;
+		if ((r = channel_add(rq, s, LTT_DOMAIN_KERNEL, "channel0", &attr)) < 0)
+			return r;
+		*channel = "channel0";
+	}
+	*ret = registry_channel_find(s, LTT_DOMAIN_KERNEL, *channel);
+	return *ret ? 0 : -LTT_ERR_CHANNEL_NOT_FOUND;
+}
+
+/* A kernel rule: in the registry, then in tracefs (else taken back). */
+static int kernel_event_enable(struct request *rq, struct reg_session *s, const char *channel,
+			       const struct ltt_event_rule *rule)
+{
+	bool is_new, had_channel = s->kernel != NULL;
+	struct reg_channel *c;
+	int r, index;
+
+	if ((r = kernel_rule_channel(rq, s, &channel, &c)) < 0)
+		return r;
+	index = registry_rule_enable(s, LTT_DOMAIN_KERNEL, channel, rule, &is_new, &rq->detail);
+	if (index < 0) {
+		r = index;
+		goto err;
+	}
+	r = kernel_session_rule_changed(s, (size_t)index, consumer, &rq->detail);
+	if (r < 0) {
+		static char why[600];	/* the daemon is single-threaded */
+		const char *ignored;
+
+		snprintf(why, sizeof(why), "%s", rq->detail ? rq->detail : "");
+		rq->detail = why[0] ? why : NULL;
+		/* tracefs as it was: the rule disabled, applied, then taken back */
+		c->rules[index].enabled = false;
+		kernel_session_rule_changed(s, (size_t)index, consumer, &ignored);
+		registry_rule_undo(c, (size_t)index, is_new);
+		goto err;
+	}
+	return 0;
+err:
+	if (!had_channel) {	/* the channel made for this rule goes too */
+		kernel_session_free(s, consumer);
+		registry_channel_remove_last(s);
+	}
+	return r;
+}
+
+/* Disables kernel rules; tracefs follows each rule that was enabled. */
+static int kernel_event_disable(struct request *rq, struct reg_session *s, const char *channel,
+				const char *pattern, bool all)
+{
+	struct reg_channel *c = registry_channel_find(s, LTT_DOMAIN_KERNEL,
+						      channel ? channel : "channel0");
+	bool *was = NULL;
+	int n, r = 0;
+
+	for (size_t i = 0; !c && !channel && i < s->n_channels; i++)
+		if (s->channels[i].domain == LTT_DOMAIN_KERNEL)
+			c = &s->channels[i];
+	if (!c)
+		return channel ? -LTT_ERR_CHANNEL_NOT_FOUND : -LTT_ERR_EVENT_NOT_FOUND;
+	if (c->n_rules && !(was = calloc(c->n_rules, sizeof(*was))))
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_rules; i++)
+		was[i] = c->rules[i].enabled;
+	n = registry_rule_disable(s, LTT_DOMAIN_KERNEL, c->name, pattern, all, &rq->detail);
+	for (size_t i = 0; n > 0 && r == 0 && i < c->n_rules; i++)
+		if (was[i] && !c->rules[i].enabled)
+			r = kernel_session_rule_changed(s, i, consumer, &rq->detail);
+	free(was);
+	return r < 0 ? r : n;
 }
 
 static int event_enable(struct request *rq)
@@ -292,9 +404,12 @@ static int event_enable(struct request *rq)
 	r = ctl_get_event_rule(rq->attrs, &rule, &exclusions);
 	if (r < 0)
 		return r;
-	r = registry_rule_enable(s, domain, channel, &rule, &rq->detail);
+	if (domain == LTT_DOMAIN_KERNEL)
+		r = kernel_event_enable(rq, s, channel, &rule);
+	else
+		r = registry_rule_enable(s, domain, channel, &rule, NULL, &rq->detail);
 	free(exclusions);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static int event_disable(struct request *rq)
@@ -310,7 +425,10 @@ static int event_disable(struct request *rq)
 	if (proto_get_str(rq->attrs, CTL_A_PATTERN, &pattern) < 0 ||
 	    proto_get_u64(rq->attrs, CTL_A_ALL, &all) < 0)
 		return -EBADMSG;
-	r = registry_rule_disable(s, domain, channel, pattern, all, &rq->detail);
+	if (domain == LTT_DOMAIN_KERNEL)
+		r = kernel_event_disable(rq, s, channel, pattern, all);
+	else
+		r = registry_rule_disable(s, domain, channel, pattern, all, &rq->detail);
 	if (r > 0)
 		proto_put_u64(rq->reply, CTL_A_COUNT, (uint64_t)r);
 	return r < 0 ? r : 0;
@@ -318,13 +436,16 @@ static int event_disable(struct request *rq)
 
 static int list_tracepoints(struct request *rq)
 {
-	uint64_t d;
+	uint64_t d, type = LTT_EVENT_TRACEPOINT;
 	int r;
 
-	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0)
+	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0 ||
+	    proto_get_u64(rq->attrs, CTL_A_EVENT_TYPE, &type) == -EBADMSG)
 		return -EBADMSG;
 	if ((r = domain_available(d, &rq->detail)) < 0)
 		return r;
+	if (d == LTT_DOMAIN_KERNEL)
+		return kernel_session_list(type == LTT_EVENT_SYSCALL, rq->reply, &rq->detail);
 	apps_list(rq->reg, rq->reply);
 	return 0;
 }
@@ -350,8 +471,8 @@ static int snapshot_record_request(struct request *rq)
 }
 
 /*
- * Reads DOMAIN for a request the kernel domain will serve later (contexts,
- * trackers): -EOPNOTSUPP saying what is missing.
+ * Reads DOMAIN for a request only the user-space domain serves yet
+ * (contexts, trackers): -EOPNOTSUPP saying so for the kernel.
  */
 static int user_domain_only(struct request *rq, const char *what, enum ltt_domain *ret)
 {
@@ -362,8 +483,8 @@ static int user_domain_only(struct request *rq, const char *what, enum ltt_domai
 	    (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL))
 		return -EBADMSG;
 	if (d == LTT_DOMAIN_KERNEL) {
-		snprintf(text, sizeof(text), "kernel %s come with the kernel domain: not available "
-			 "yet in this version of ltt", what);
+		snprintf(text, sizeof(text), "kernel %s are not supported yet by ltt (user space "
+			 "only: -u)", what);
 		rq->detail = text;
 		return -EOPNOTSUPP;
 	}
@@ -566,8 +687,11 @@ static int regenerate_metadata(struct request *rq)
 	if (!s->active)
 		return -LTT_ERR_NOT_STARTED;
 	for (size_t i = 0; i < s->n_channels; i++)
-		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
-			rq->detail = "the metadata of per-PID buffers is not regenerated";
+		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID ||
+		    s->channels[i].domain == LTT_DOMAIN_KERNEL) {
+			rq->detail = s->channels[i].domain == LTT_DOMAIN_KERNEL
+					     ? "the kernel trace's metadata is not regenerated yet"
+					     : "the metadata of per-PID buffers is not regenerated";
 			return -LTT_ERR_INVALID_ATTR;
 		}
 	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
@@ -677,6 +801,13 @@ int commands_load(struct registry *reg, const char *const *paths, size_t n_paths
 			break;
 		loaded[i] = built[i];
 		built[i] = NULL;
+		if ((r = kernel_session_load(loaded[i], detail)) < 0) {
+			const char *ignored;
+
+			destroy(reg, loaded[i], archive, sizeof(archive), &ignored);
+			loaded[i] = NULL;
+			break;
+		}
 		count++;
 	}
 	/* the sessions saved while tracing start (a failure leaves them stopped) */
@@ -803,8 +934,10 @@ void commands_tick(struct registry *reg)
 void commands_shutdown(struct registry *reg)
 {
 	apps_free(reg);
-	for (size_t i = 0; i < reg->n_sessions; i++)
+	for (size_t i = 0; i < reg->n_sessions; i++) {
 		ust_session_free(reg->sessions[i], consumer);
+		kernel_session_free(reg->sessions[i], consumer);
+	}
 	consumer_free(consumer);
 	consumer = NULL;
 }

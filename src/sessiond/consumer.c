@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/fs.h"
@@ -23,6 +25,31 @@ struct consumer {
 	int sock;
 	uint32_t seq;
 };
+
+/*
+ * Channel keys: a random 24-bit epoch of this daemon, then a counter. An
+ * application outlives daemons: the keys of the next daemon must not be
+ * those the application saw before (it keeps event ids per key), and they
+ * stay below 2^48 (the tracer packs them with a 16-bit id).
+ */
+uint64_t consumer_new_key(void)
+{
+	static uint64_t epoch, counter;
+
+	while (epoch == 0) {
+		uint32_t r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
+		epoch = r & 0xffffff;
+	}
+	return epoch << 24 | (++counter & 0xffffff);
+}
+
+pid_t consumer_pid(const struct consumer *c)
+{
+	return c->pid;
+}
 
 int consumer_spawn(struct consumer **ret)
 {
@@ -70,24 +97,18 @@ void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_t
 	proto_builder_init(b, (uint16_t)type, ++c->seq);
 }
 
-/* Sends the request built in b (consumed); 0, -ETIMEDOUT or -EPIPE. */
-static int send_request(struct consumer *c, struct proto_builder *b, const int *fds,
-			unsigned n_fds)
-{
-	int r = proto_send(c->sock, b, fds, n_fds, REPLY_TIMEOUT_MS);
-
-	proto_builder_free(b);
-	return r < 0 ? (r == -ETIMEDOUT ? r : -EPIPE) : 0;
-}
-
-/* Reads the reply to the last request; on success it is in *ret_reply (NULL: freed). */
-static int await_reply(struct consumer *c, struct proto_msg *ret_reply, const char **detail)
+int consumer_call(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		  struct proto_msg *ret_reply, const char **detail)
 {
 	struct proto_msg reply;
 	const char *d;
 	int64_t status;
-	int r = proto_recv(c->sock, &reply, REPLY_TIMEOUT_MS);
+	int r = proto_send(c->sock, b, fds, n_fds, REPLY_TIMEOUT_MS);
 
+	proto_builder_free(b);
+	if (r < 0)
+		return r == -ETIMEDOUT ? r : -EPIPE;
+	r = proto_recv(c->sock, &reply, REPLY_TIMEOUT_MS);
 	if (r < 0)
 		return r == -ETIMEDOUT ? r : -EPIPE;
 	if (reply.hdr.type != CONS_REPLY || reply.hdr.seq != c->seq ||
@@ -111,17 +132,7 @@ static int await_reply(struct consumer *c, struct proto_msg *ret_reply, const ch
 int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
 		     const char **detail)
 {
-	int r = send_request(c, b, fds, n_fds);
-
-	return r < 0 ? r : await_reply(c, NULL, detail);
-}
-
-int consumer_request_reply(struct consumer *c, struct proto_builder *b,
-			   struct proto_msg *ret_reply, const char **detail)
-{
-	int r = send_request(c, b, NULL, 0);
-
-	return r < 0 ? r : await_reply(c, ret_reply, detail);
+	return consumer_call(c, b, fds, n_fds, NULL, detail);
 }
 
 /* Waits for pid to exit, up to ms; true if it did (and was reaped). */

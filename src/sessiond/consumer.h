@@ -6,9 +6,18 @@
 #ifndef LTT_SESSIOND_CONSUMER_H
 #define LTT_SESSIOND_CONSUMER_H
 
+#include <stdint.h>
+#include <sys/types.h>
+
 #include "proto/consumer-protocol.h"
 
 struct consumer;
+
+/* A key for a new channel, unique in this daemon and unlike a previous daemon's. */
+uint64_t consumer_new_key(void);
+
+/* The consumer's process (not to be traced by the kernel channels it drains). */
+pid_t consumer_pid(const struct consumer *c);
 
 /*
  * Starts ltt-consumerd ($LTT_CONSUMERD_PATH, else beside this program, else
@@ -25,9 +34,9 @@ int consumer_spawn(struct consumer **ret);
 int consumer_request(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
 		     const char **detail);
 
-/* The same, keeping the reply of a request that succeeded (proto_msg_free() it). */
-int consumer_request_reply(struct consumer *c, struct proto_builder *b,
-			   struct proto_msg *ret_reply, const char **detail);
+/* consumer_request, and on success its reply in *ret_reply (proto_msg_free it). */
+int consumer_call(struct consumer *c, struct proto_builder *b, const int *fds, unsigned n_fds,
+		  struct proto_msg *ret_reply, const char **detail);
 
 /* Starts a request with the consumer's next sequence number. */
 void consumer_begin(struct consumer *c, struct proto_builder *b, enum cons_msg_type type);

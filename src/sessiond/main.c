@@ -6,6 +6,7 @@
  * so a stalled client cannot hold the daemon), executed against the
  * registry, and answered. Only peers of the same user (or root) are served.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -23,6 +24,7 @@
 #include "app.h"
 #include "clock.h"
 #include "commands.h"
+#include "kernel-session.h"
 #include "registry.h"
 #include "util/fs.h"
 
@@ -215,7 +217,28 @@ static int run(int listener, int sigfd, const char *load_path)
 	return 0;
 }
 
-static int detach(const char *runtime)
+/*
+ * Closes the descriptors a detached daemon inherited from whoever started
+ * it (keep: those it needs): held open, they would keep its starter's pipes
+ * and locks (a test harness, `flock`) for as long as the daemon lives.
+ */
+static void close_inherited(int keep1, int keep2)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+
+		if (de->d_name[0] != '.' && fd > 2 && fd != keep1 && fd != keep2 && fd != dirfd(d))
+			close(fd);
+	}
+	closedir(d);
+}
+
+static int detach(const char *runtime, int listener)
 {
 	char path[4200];
 	pid_t pid;
@@ -231,6 +254,7 @@ static int detach(const char *runtime)
 	if (pid > 0)
 		_exit(0);	/* the socket already listens: clients can connect */
 	setsid();
+	close_inherited(listener, fileno(log_file));
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, 0);
@@ -307,7 +331,7 @@ int main(int argc, char **argv)
 		log_msg("cannot listen on %s: %s", sock, strerror(-r));
 		return 1;
 	}
-	if (daemonize && (r = detach(runtime)) < 0) {
+	if (daemonize && (r = detach(runtime, listener)) < 0) {
 		fprintf(stderr, "ltt-sessiond: cannot detach: %s\n", strerror(-r));
 		unlink(sock);
 		return 1;
@@ -328,6 +352,13 @@ int main(int argc, char **argv)
 	if (pf) {
 		fprintf(pf, "%d\n", (int)getpid());
 		fclose(pf);
+	}
+	if (geteuid() == 0) {
+		const char *why;
+
+		/* what a daemon that died left in tracefs: its instances, its uprobes */
+		if (kernel_session_available(&why) == 0)
+			kernel_session_cleanup_stale();
 	}
 	log_msg("serving %s (pid %d)", sock, (int)getpid());
 	r = run(listener, sigfd, load_path[0] ? load_path : NULL);

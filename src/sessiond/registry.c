@@ -62,6 +62,7 @@ static void rule_free(struct reg_rule *r)
 		free(r->exclusions[i]);
 	free(r->exclusions);
 	free(r->filter);
+	free(r->location);
 }
 
 static void channel_free(struct reg_channel *c)
@@ -405,6 +406,12 @@ int registry_channel_add_default(struct reg_session *s, enum ltt_domain domain,
 	return r;
 }
 
+void registry_channel_remove_last(struct reg_session *s)
+{
+	if (s->n_channels)
+		channel_free(&s->channels[--s->n_channels]);
+}
+
 static bool same_strings(char *const *a, size_t na, const char *const *b, size_t nb)
 {
 	if (na != nb)
@@ -418,6 +425,8 @@ static bool same_strings(char *const *a, size_t na, const char *const *b, size_t
 static bool same_rule(const struct reg_rule *r, const struct ltt_event_rule *e)
 {
 	return r->type == e->type && strcmp(r->pattern, e->pattern) == 0 &&
+	       ((!r->location && !e->location) ||
+		(r->location && e->location && !strcmp(r->location, e->location))) &&
 	       r->loglevel_match == e->loglevel_match &&
 	       (e->loglevel_match == LTT_LOGLEVEL_ALL || r->loglevel == e->loglevel) &&
 	       same_strings(r->exclusions, r->n_exclusions, e->exclusions, e->n_exclusions) &&
@@ -434,8 +443,10 @@ static int rule_copy(struct reg_rule *r, const struct ltt_event_rule *e)
 	};
 	r->pattern = strdup(e->pattern);
 	r->filter = e->filter ? strdup(e->filter) : NULL;
+	r->location = e->location ? strdup(e->location) : NULL;
 	r->exclusions = e->n_exclusions ? calloc(e->n_exclusions, sizeof(char *)) : NULL;
-	if (!r->pattern || (e->filter && !r->filter) || (e->n_exclusions && !r->exclusions))
+	if (!r->pattern || (e->filter && !r->filter) || (e->location && !r->location) ||
+	    (e->n_exclusions && !r->exclusions))
 		goto err;
 	for (; r->n_exclusions < e->n_exclusions; r->n_exclusions++) {
 		r->exclusions[r->n_exclusions] = strdup(e->exclusions[r->n_exclusions]);
@@ -468,7 +479,37 @@ static int compile_filter(struct reg_rule *r, const char *filter, const char **d
 	return 0;
 }
 
-static int check_rule(const struct ltt_event_rule *e, const char **detail)
+static int check_kernel_rule(const struct ltt_event_rule *e, const char **detail)
+{
+	bool probe = e->type == LTT_EVENT_FUNCTION || e->type == LTT_EVENT_USERSPACE_PROBE;
+
+	if (e->type < LTT_EVENT_TRACEPOINT || e->type > LTT_EVENT_USERSPACE_PROBE) {
+		*detail = "unknown kind of kernel event rule";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	if (e->loglevel_match != LTT_LOGLEVEL_ALL || e->n_exclusions) {
+		*detail = "kernel rules take no log level and no exclusion";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	if (probe != (e->location != NULL) || (e->location && (!*e->location ||
+							       strlen(e->location) > 4000))) {
+		*detail = probe ? "--function and --userspace-probe rules need a location"
+				: "only --function and --userspace-probe rules have a location";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	if (probe && (strchr(e->pattern, '*') || strchr(e->pattern, ':'))) {
+		*detail = "a probe's event name is a name, without '*' or ':'";
+		return -LTT_ERR_INVALID_PATTERN;
+	}
+	if (e->type == LTT_EVENT_FUNCTION && e->filter) {
+		*detail = "--function rules take no filter";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	return 0;
+}
+
+static int check_rule(enum ltt_domain domain, const struct ltt_event_rule *e,
+		      const char **detail)
 {
 	if (!registry_valid_pattern(e->pattern)) {
 		*detail = "an event name is made of A-Z a-z 0-9 _ : . - with '*' as a wildcard";
@@ -487,7 +528,9 @@ static int check_rule(const struct ltt_event_rule *e, const char **detail)
 		*detail = "log levels go from 0 (EMERG) to 14 (DEBUG)";
 		return -LTT_ERR_INVALID_ATTR;
 	}
-	if (e->type != LTT_EVENT_TRACEPOINT) {
+	if (domain == LTT_DOMAIN_KERNEL)
+		return check_kernel_rule(e, detail);
+	if (e->type != LTT_EVENT_TRACEPOINT || e->location) {
 		*detail = "only tracepoint rules are supported in the user domain";
 		return -LTT_ERR_INVALID_ATTR;
 	}
@@ -495,11 +538,11 @@ static int check_rule(const struct ltt_event_rule *e, const char **detail)
 }
 
 int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const char *channel,
-			 const struct ltt_event_rule *rule, const char **detail)
+			 const struct ltt_event_rule *rule, bool *ret_new, const char **detail)
 {
 	struct reg_channel *c;
 	struct reg_rule *grown, copy;
-	int r = check_rule(rule, detail);
+	int r = check_rule(domain, rule, detail);
 
 	if (r < 0)
 		return r;
@@ -511,7 +554,9 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 			if (c->rules[i].enabled)
 				return -LTT_ERR_EVENT_EXISTS;
 			c->rules[i].enabled = true;
-			return 0;
+			if (ret_new)
+				*ret_new = false;
+			return (int)i;
 		}
 	/* everything that can fail comes before the session changes */
 	if ((r = rule_copy(&copy, rule)) < 0)
@@ -527,10 +572,24 @@ int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const ch
 	}
 	c->rules = grown;
 	grown[c->n_rules++] = copy;
-	return 0;
+	if (ret_new)
+		*ret_new = true;
+	return (int)(c->n_rules - 1);
 err:
 	rule_free(&copy);
 	return r;
+}
+
+void registry_rule_undo(struct reg_channel *c, size_t index, bool was_new)
+{
+	if (!was_new) {
+		c->rules[index].enabled = false;
+		return;
+	}
+	rule_free(&c->rules[index]);
+	memmove(&c->rules[index], &c->rules[index + 1],
+		(c->n_rules - index - 1) * sizeof(*c->rules));
+	c->n_rules--;
 }
 
 int registry_rule_disable(struct reg_session *s, enum ltt_domain domain, const char *channel,

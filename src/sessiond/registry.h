@@ -22,6 +22,7 @@
 #define REG_NAME_MAX 255
 
 struct ust_session;
+struct kernel_session;
 
 struct reg_rule {
 	enum ltt_event_type type;
@@ -31,6 +32,7 @@ struct reg_rule {
 	char **exclusions;
 	size_t n_exclusions;
 	char *filter;		/* NULL: none */
+	char *location;		/* kernel FUNCTION / USERSPACE_PROBE rules: where; else NULL */
 	uint8_t *bytecode;	/* the filter compiled (filter/filter.h), for the tracers */
 	size_t bytecode_len;
 	bool enabled;
@@ -106,6 +108,7 @@ struct reg_session {
 	struct reg_tracker trackers[REG_DOMAINS][REG_PROCESS_ATTRS];
 	struct ust_session **ust;	/* its user-space buffer sets once started (ust-session.h) */
 	size_t n_ust;
+	struct kernel_session *kernel;	/* its tracefs instance, from the first kernel channel */
 };
 
 struct registry {
@@ -170,13 +173,22 @@ struct reg_channel *registry_channel_find(struct reg_session *s, enum ltt_domain
  */
 int registry_channel_add_default(struct reg_session *s, enum ltt_domain domain,
 				 struct reg_channel **ret, const char **detail);
+/* Removes the channel added last (its domain could not make it). */
+void registry_channel_remove_last(struct reg_session *s);
 
 /*
  * Enables a rule in channel `channel` (NULL: channel0, created with the
- * domain's defaults when missing) of the session.
+ * domain's defaults when missing) of the session: a new one, or one that
+ * was disabled. Returns the rule's index in its channel (>= 0), *ret_new
+ * (may be NULL) saying whether it is new, or a negative error.
  */
 int registry_rule_enable(struct reg_session *s, enum ltt_domain domain, const char *channel,
-			 const struct ltt_event_rule *rule, const char **detail);
+			 const struct ltt_event_rule *rule, bool *ret_new, const char **detail);
+/*
+ * Takes back what registry_rule_enable did to rule `index` of channel c (a
+ * domain could not apply it): removes it if it was new, else disables it.
+ */
+void registry_rule_undo(struct reg_channel *c, size_t index, bool was_new);
 /* Disables matching rules; returns how many (>= 1) or -LTT_ERR_EVENT_NOT_FOUND. */
 int registry_rule_disable(struct reg_session *s, enum ltt_domain domain, const char *channel,
 			  const char *pattern, bool all, const char **detail);

@@ -388,13 +388,15 @@ static int read_event_rule(struct loader *ld, struct sf_section *sec)
 	if (!(c = registry_channel_find(ld->s, (enum ltt_domain)domain, channel)))
 		r = sf_fail(ld->err, sec->line, sec->column, "[event-rule]: no [channel] named "
 			    "'%s' in the %s domain above", channel, domains[domain - 1]);
-	else if ((r = registry_rule_enable(ld->s, (enum ltt_domain)domain, channel, &e,
+	else if ((r = registry_rule_enable(ld->s, (enum ltt_domain)domain, channel, &e, NULL,
 					   &detail)) == -LTT_ERR_INVALID_FILTER)
 		r = refused_at_filter(ld, sec, r, detail);
 	else if (r < 0)
 		r = refused(ld, sec, r, detail);
-	else
-		c->rules[c->n_rules - 1].enabled = enabled;
+	else {
+		c->rules[r].enabled = enabled;	/* r: the rule's index */
+		r = 0;
+	}
 	free(exclusions);
 	return r;
 }

@@ -51,25 +51,6 @@ struct ust_session {
 	size_t n_channels;
 };
 
-/*
- * Channel keys: a random 24-bit epoch of this daemon, then a counter. An
- * application outlives daemons: the keys of the next daemon must not be
- * those the application saw before (it keeps event ids per key), and they
- * stay below 2^48 (the tracer packs them with a 16-bit id).
- */
-static uint64_t new_key(void)
-{
-	static uint64_t epoch, counter;
-
-	while (epoch == 0) {
-		uint32_t r = 0;
-
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
-		epoch = r & 0xffffff;
-	}
-	return epoch << 24 | (++counter & 0xffffff);
-}
 static uint64_t slots_used;	/* bit s: slot s belongs to a channel */
 
 static int slot_alloc(unsigned *ret)
@@ -217,7 +198,7 @@ static int add_channel(struct ust_session *u, struct consumer *c, const struct r
 		.name = name,
 		.client = &ctf_rb_client_large,
 	};
-	*uc = (struct ust_channel){ .key = new_key(), .reg_index = reg_index,
+	*uc = (struct ust_channel){ .key = consumer_new_key(), .reg_index = reg_index,
 				    .stream_id = stream_id, .wakeup_fd = -1 };
 	if (slot_alloc(&uc->slot) < 0) {
 		*detail = "64 user channels are traced already";
@@ -503,7 +484,7 @@ int ust_session_written(struct reg_session *s, struct consumer *c, uint64_t *ret
 
 			consumer_begin(c, &b, CONS_STATS);
 			proto_put_u64(&b, CONS_A_KEY, s->ust[k]->channels[i].key);
-			r = consumer_request_reply(c, &b, &reply, detail);
+			r = consumer_call(c, &b, NULL, 0, &reply, detail);
 			if (r < 0)
 				break;
 			if (proto_get_u64(&reply.attrs, CONS_A_BYTES, &bytes) < 0)

@@ -78,7 +78,7 @@ static int declare_enabled(const char *system, const char *name, void *arg)
 	if (r < 0)
 		return kt_error_set(dc->err, r, "cannot read the format of %s:%s: %s", system,
 				    name, strerror(-r));
-	r = kt_converter_declare(dc->conv, fmt, dc->err);
+	r = kt_converter_declare(dc->conv, fmt, NULL, dc->err);
 	kt_event_format_free(fmt);
 	return r;
 }
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < nup; i++) {
-		r = kt_instance_add_uprobe(inst, uprobes[i], ufetch[i], &err);
+		r = kt_instance_add_uprobe(inst, uprobes[i], NULL, ufetch[i], NULL, 0, &err);
 		if (r < 0) {
 			die("userspace-probe", r, &err);
 			goto out;
@@ -318,11 +318,7 @@ int main(int argc, char **argv)
 		die("output", r, NULL);
 		goto out;
 	}
-#ifdef RB_HAVE_TSC
-	start_ts = clock_kind == CTF_CLOCK_TSC ? rb_clock_tsc() : kt_clock_mono_ns();
-#else
-	start_ts = kt_clock_mono_ns();
-#endif
+	start_ts = ctf_clock_now(clock_kind);
 	ccfg.clock = &clock;
 	ccfg.dir = kdir;
 	ccfg.channel = "channel0";

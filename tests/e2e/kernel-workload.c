@@ -8,6 +8,7 @@
  *                                        once and is woken once
  *   kernel-workload OUTFILE files PATH   openat, read, write (/dev/null), close
  *   kernel-workload OUTFILE calls N      calls ltt_workload_probe() N times
+ *   kernel-workload OUTFILE getppid N    N getppid() syscalls, as fast as it can
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -100,6 +101,13 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			sum += ltt_workload_probe((int)i);
 		fprintf(out, "{\"pid\": %d, \"calls\": %ld, \"sum\": %ld}\n", (int)getpid(), n, sum);
+	} else if (strcmp(argv[2], "getppid") == 0) {
+		long n = atol(argv[3]), sum = 0;
+
+		for (long i = 0; i < n; i++)
+			sum += syscall(SYS_getppid);	/* not the libc wrapper: never cached */
+		fprintf(out, "{\"pid\": %d, \"calls\": %ld, \"ppid\": %ld}\n", (int)getpid(), n,
+			n ? sum / n : 0);
 	} else {
 		return 2;
 	}

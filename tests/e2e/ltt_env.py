@@ -32,6 +32,19 @@ class LttEnv:
         except (FileNotFoundError, ValueError):
             return None
 
+    def consumerd_pids(self):
+        """The processes the session daemon started (its consumer daemons)."""
+        daemon, out = self.sessiond_pid(), []
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open(f"/proc/{d}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == daemon:
+                            out.append(int(d))
+                except (OSError, ValueError, IndexError):
+                    pass
+        return out
+
     def kill_sessiond(self, sig=signal.SIGTERM, timeout=10):
         """Stops the daemon this environment started and waits until it is gone
         (through a pidfd: the daemon is not our child)."""

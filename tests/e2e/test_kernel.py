@@ -8,11 +8,9 @@ print nothing on stderr (the flood test excepted: there babeltrace2 rightly
 warns about the discarded events).
 
 Needs root and tracefs (mounted here if it is not); each test is skipped
-with the reason otherwise. The autouse fixture `tracefs_clean` snapshots
-tracefs before each test, removes whatever ltt-* instance or ltt_* uprobe
-the test left (pass or fail), and then asserts that tracefs is exactly as
-before: same instances, no event enabled at the top level, tracer nop,
-same uprobe_events.
+with the reason otherwise. The autouse fixture `tracefs_clean`
+(kernel_env.tracefs_unchanged) asserts that each test leaves tracefs
+exactly as it found it.
 """
 import json
 import os
@@ -20,81 +18,18 @@ import subprocess
 
 import pytest
 
-from bt2read import babeltrace_text, read_events
+from bt2read import babeltrace_text
 from conftest import build_path
+from kernel_env import (TRACEFS, WORKLOAD, check_file_syscalls, events_of, tracefs_unchanged,
+                        work_report, workload)
 from test_tracepoint_ctf import EXPECTED   # the events of one ust-emit-all round
 
-TRACEFS = "/sys/kernel/tracing"
 RECORD = build_path("tests", "unit", "kernel", "kernel-record")
-WORKLOAD = build_path("tests", "unit", "kernel", "kernel-workload")
-
-
-def _tracefs_available():
-    if os.geteuid() != 0:
-        return "kernel tracing needs root"
-    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
-        p = subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            return f"cannot mount tracefs: {p.stderr.strip()}"
-    if not os.path.isdir(os.path.join(TRACEFS, "instances")):
-        return "tracefs has no instances directory"
-    return None
-
-
-def _read(name):
-    try:
-        with open(os.path.join(TRACEFS, name)) as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def _snapshot():
-    return {
-        "instances": sorted(os.listdir(os.path.join(TRACEFS, "instances"))),
-        "set_event": _read("set_event"),
-        "current_tracer": _read("current_tracer"),
-        "uprobe_events": _read("uprobe_events"),
-    }
-
-
-def _remove_leftovers(before):
-    """Removes the ltt-* instances and ltt_* uprobes made since `before`."""
-    for name in os.listdir(os.path.join(TRACEFS, "instances")):
-        if name.startswith("ltt-") and name not in before["instances"]:
-            path = os.path.join(TRACEFS, "instances", name)
-            for f, v in (("tracing_on", "0"), ("events/enable", "0")):
-                try:
-                    with open(os.path.join(path, f), "w") as fh:
-                        fh.write(v)
-                except OSError:
-                    pass
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
-    old = set((before["uprobe_events"] or "").splitlines())
-    for line in (_read("uprobe_events") or "").splitlines():
-        ev = line.split()[0].split(":", 1)[-1] if line else ""
-        if line not in old and ev.startswith("ltt_"):
-            try:
-                with open(os.path.join(TRACEFS, "uprobe_events"), "a") as fh:
-                    fh.write("-:" + ev + "\n")
-            except OSError:
-                pass
 
 
 @pytest.fixture(autouse=True)
 def tracefs_clean():
-    why = _tracefs_available()
-    if why:
-        pytest.skip(why)
-    before = _snapshot()
-    yield
-    after = _snapshot()
-    _remove_leftovers(before)
-    assert after == before, "the test left tracefs changed"
+    yield from tracefs_unchanged()
 
 
 def record(procs, out, *args, check=True, timeout=120):
@@ -104,24 +39,6 @@ def record(procs, out, *args, check=True, timeout=120):
         raise AssertionError(f"kernel-record exited {res.returncode}:\n{res.stderr}")
     summary = json.loads(res.stdout) if res.returncode == 0 else None
     return summary, res
-
-
-def workload(tmp_path, *args):
-    """argv of kernel-workload writing its report to tmp_path/work.json."""
-    return [WORKLOAD, str(tmp_path / "work.json"), *args]
-
-
-def work_report(tmp_path):
-    with open(tmp_path / "work.json") as f:
-        return json.load(f)
-
-
-def events_of(trace, quiet=True):
-    """Decoded events; with quiet, the babeltrace2 CLI must say nothing on stderr."""
-    if quiet:
-        _, err = babeltrace_text(trace)
-        assert err == "", f"babeltrace2 warned:\n{err}"
-    return read_events(trace)
 
 
 def test_sched_pingpong(procs, tmp_path):
@@ -188,31 +105,7 @@ def test_syscalls_of_a_program(procs, tmp_path):
     record(procs, tmp_path / "t", "--no-statedump", "-S", "openat", "-S", "read",
            "-S", "write", "-S", "close", "--",
            *workload(tmp_path, "files", str(data)))
-    w = work_report(tmp_path)
-    evs = [e for e in events_of(tmp_path / "t") if e["context"]["tid"] == w["pid"]]
-    names = [e["name"] for e in evs]
-    # the program's own calls, after the loader's: find its openat by the path pointer
-    i = next(k for k, e in enumerate(evs) if e["name"] == "syscall_entry_openat"
-             and e["fields"]["filename"] == w["path_addr"])
-    assert set(evs[i]["fields"]) == {"dfd", "filename", "flags", "mode"}
-    assert evs[i + 1]["name"] == "syscall_exit_openat"
-    assert evs[i + 1]["fields"] == {"ret": w["fd"]}
-    rest = evs[i + 2:]
-    rd = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_read"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[rd]["fields"]["count"] == 256
-    assert rest[rd + 1]["name"] == "syscall_exit_read"
-    assert rest[rd + 1]["fields"]["ret"] == 37 == w["read"]
-    wr = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_write"
-              and e["fields"]["fd"] == w["null_fd"])
-    assert rest[wr]["fields"]["count"] == 37
-    assert rest[wr + 1]["name"] == "syscall_exit_write"
-    assert rest[wr + 1]["fields"]["ret"] == 37
-    cl = next(k for k, e in enumerate(rest) if e["name"] == "syscall_entry_close"
-              and e["fields"]["fd"] == w["fd"])
-    assert rest[cl + 1]["name"] == "syscall_exit_close"
-    assert rest[cl + 1]["fields"]["ret"] == 0
-    assert "syscall_entry_openat" in names and "syscall_exit_close" in names
+    check_file_syscalls(events_of(tmp_path / "t"), work_report(tmp_path))
 
 
 def test_kernel_filter_next_tid(procs, tmp_path):
@@ -225,12 +118,21 @@ def test_kernel_filter_next_tid(procs, tmp_path):
 
 
 def test_kernel_filter_refused(procs, tmp_path):
-    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "next_tid === 3",
+    # the kernel's grammar has the operators, but there is no field 'nope'
+    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "next_tid == nope",
                     "--", "true", check=False)
     assert res.returncode == 1
-    assert "kernel filter 'next_tid === 3' refused for sched:sched_switch" in res.stderr
+    assert "kernel filter 'next_tid == nope' refused for sched:sched_switch" in res.stderr
     assert "parse_error" in res.stderr      # the kernel's own explanation
     assert not os.path.exists(tmp_path / "t" / "kernel" / "metadata")
+
+
+def test_filter_beyond_the_kernel_grammar(procs, tmp_path):
+    # LTTng's bitwise or: not an operator of the kernel's filters
+    _, res = record(procs, tmp_path / "t", "-e", "sched_switch", "-F", "(next_tid | 1) == 3",
+                    "--", "true", check=False)
+    assert res.returncode == 1
+    assert "the kernel has no operator '|'" in res.stderr
 
 
 @pytest.mark.parametrize("mode,subbuf", [("mmap", "4096"), ("read", "4096"),

@@ -5,7 +5,8 @@
  * requests build state), as the daemon's loop does. Start, save and load
  * requests are left out: they create directories and files (the output,
  * session files) wherever the fuzzer says, or read them (session files have
- * their own target, fuzz-session-file.c).
+ * their own target, fuzz-session-file.c); so are kernel requests: as root
+ * they make tracefs instances, which are global to the machine.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct proto_builder reply;
 	struct proto_msg msg = { .n_fds = 0 };
+	uint64_t domain;
 	uint8_t *payload;
 
 	if (size < PROTO_HEADER_SIZE)
@@ -35,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!payload)
 		return 0;
 	memcpy(payload, data + PROTO_HEADER_SIZE, msg.hdr.payload_len);
-	if (proto_attrs_parse(payload, msg.hdr.payload_len, &msg.attrs) == 0) {
+	if (proto_attrs_parse(payload, msg.hdr.payload_len, &msg.attrs) == 0 &&
+	    (proto_get_u64(&msg.attrs, CTL_A_DOMAIN, &domain) < 0 || domain != LTT_DOMAIN_KERNEL)) {
 		commands_handle(&reg, &msg, &reply);
 		proto_builder_free(&reply);
 	}

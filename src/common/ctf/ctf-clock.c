@@ -237,3 +237,8 @@ struct ctf_clock_desc ctf_clock_desc(const struct ctf_clock_info *info)
 		.precision = 1,
 	};
 }
+
+uint64_t ctf_clock_now(enum ctf_clock_kind kind)
+{
+	return rb_clock_read(kind == CTF_CLOCK_TSC ? RB_CLOCK_TSC : RB_CLOCK_MONOTONIC);
+}

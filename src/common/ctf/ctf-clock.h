@@ -70,6 +70,9 @@ int ctf_clock_tsc_frequency(uint64_t *ret_hz);
  */
 int ctf_clock_describe(enum ctf_clock_kind kind, struct ctf_clock_info *ret);
 
+/* Now, on clock kind (in its units: cycles or ns). Context: any. */
+uint64_t ctf_clock_now(enum ctf_clock_kind kind);
+
 /*
  * The trace clock of info (name = the kind's name); the returned struct
  * points into info (uuid), which must outlive its use.

@@ -102,6 +102,25 @@ int ctf_stream_writer_event(struct ctf_stream_writer *w, const struct ctf_event_
 			    uint64_t ts, const struct ctf_value *ctx, size_t nctx,
 			    const struct ctf_value *payload, size_t npayload);
 
+/*
+ * Packets closed from now on are cut after their content, rounded up to a
+ * multiple of pad bytes (a power of two, multiple of 8; 0: the whole
+ * packet_size, the default): their packet_size says so, and a consumer
+ * writes only that much, as LTTng's does with page-aligned sub-buffers.
+ */
+void ctf_stream_writer_set_padding(struct ctf_stream_writer *w, size_t pad);
+
+/*
+ * ctf_stream_writer_event with the event context and payload given as the
+ * bytes they encode to, back to back (len bytes), for streams and classes
+ * whose context and payload are byte packed (ec->byte_packed, checked
+ * here: -EINVAL otherwise): a converter that knows its records' layout
+ * skips the value model. The bytes are not checked. Returns as
+ * ctf_stream_writer_event.
+ */
+int ctf_stream_writer_event_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+				uint64_t ts, const void *bytes, size_t len);
+
 /* Counts n more discarded events: the next packet closed reports them. */
 void ctf_stream_writer_add_discarded(struct ctf_stream_writer *w, uint64_t n);
 
@@ -116,7 +135,8 @@ bool ctf_stream_writer_pending(const struct ctf_stream_writer *w);
  * events are pending) with timestamp_end = ts_end (0: the last timestamp;
  * else it must be >= it, and later events must not be earlier). Returns 0
  * and the packet (*data, valid until the next call on w; info->packet_size /
- * 8 bytes, padded with zeros) and its header values in *info; -ENODATA if
+ * 8 bytes, padded with zeros: the writer's packet size, or less with
+ * ctf_stream_writer_set_padding) and its header values in *info; -ENODATA if
  * nothing is pending; -ERANGE if ts_end is below the last timestamp.
  */
 int ctf_stream_writer_close_packet(struct ctf_stream_writer *w, uint64_t ts_end,

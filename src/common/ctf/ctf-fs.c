@@ -14,6 +14,8 @@
 #include "ctf/ctf-encode.h"
 #include "util/fs.h"
 
+#define GROWING_PACKET_PAD 4096
+
 struct ctf_fs_stream {
 	struct ctf_fs_trace *ft;
 	uint32_t cpu, sc_id;
@@ -31,6 +33,8 @@ struct ctf_fs_trace {
 	struct ctf_fs_stream **streams;
 	size_t n;
 	bool closed;
+	bool growing;			/* final names from the start (ctf_fs_trace_set_growing) */
+	size_t meta_written;		/* growing: bytes of metadata text in the file */
 	char *meta_tmp, *meta_final;
 };
 
@@ -140,10 +144,14 @@ int ctf_fs_stream_create(struct ctf_fs_trace *ft, const char *channel, uint32_t 
 	r = ctf_stream_writer_create(ft->t, stream_class_id, cpu, cpu, packet_size, &s->w);
 	if (r < 0)
 		goto err;
+	if (ft->growing)
+		ctf_stream_writer_set_padding(s->w, GROWING_PACKET_PAD);
 	r = -ENOMEM;
-	s->tmp = path_join(ft->dir, NULL, ".", name, ".tmp");
+	/* growing: written under the final names (tmp == final) */
+	s->tmp = path_join(ft->dir, NULL, ft->growing ? "" : ".", name, ft->growing ? "" : ".tmp");
 	s->final = path_join(ft->dir, NULL, "", name, "");
-	s->idx_tmp = path_join(ft->dir, "index", ".", name, ".idx.tmp");
+	s->idx_tmp = path_join(ft->dir, "index", ft->growing ? "" : ".", name,
+			       ft->growing ? ".idx" : ".idx.tmp");
 	s->idx_final = path_join(ft->dir, "index", "", name, ".idx");
 	if (!s->tmp || !s->final || !s->idx_tmp || !s->idx_final)
 		goto err;
@@ -209,6 +217,8 @@ void ctf_index_entry_write(void *dst, uint64_t offset, const struct ctf_packet_i
 	put_be64(p + 64, pi->seq_num);
 }
 
+static int metadata_update(struct ctf_fs_trace *ft);
+
 static int write_packet(struct ctf_fs_stream *s, uint64_t ts_end)
 {
 	struct ctf_packet_info info;
@@ -216,6 +226,9 @@ static int write_packet(struct ctf_fs_stream *s, uint64_t ts_end)
 	const void *data;
 	int r;
 
+	/* growing: a reader never meets an event the metadata does not describe */
+	if (s->ft->growing && (r = metadata_update(s->ft)) < 0)
+		return r;
 	r = ctf_stream_writer_close_packet(s->w, ts_end, &data, &info);
 	if (r < 0)
 		return r;
@@ -240,6 +253,18 @@ int ctf_fs_stream_event(struct ctf_fs_stream *s, const struct ctf_event_class *e
 	if ((r = write_packet(s, 0)) < 0)
 		return r;
 	return ctf_stream_writer_event(s->w, ec, ts, ctx, nctx, payload, npayload);
+}
+
+int ctf_fs_stream_event_raw(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
+			    uint64_t ts, const void *bytes, size_t len)
+{
+	int r = ctf_stream_writer_event_raw(s->w, ec, ts, bytes, len);
+
+	if (r != -ENOSPC)
+		return r;
+	if ((r = write_packet(s, 0)) < 0)
+		return r;
+	return ctf_stream_writer_event_raw(s->w, ec, ts, bytes, len);
 }
 
 void ctf_fs_stream_add_discarded(struct ctf_fs_stream *s, uint64_t n)
@@ -294,7 +319,32 @@ out:
 	return r;
 }
 
-int ctf_fs_trace_close(struct ctf_fs_trace *ft)
+/* Growing mode: rewrites the metadata file if event classes were added since. */
+static int metadata_update(struct ctf_fs_trace *ft)
+{
+	const char *text;
+	size_t len;
+	int r = ctf_trace_metadata(ft->t, &text, &len);
+
+	if (r < 0 || len == ft->meta_written)
+		return r;
+	if ((r = write_metadata(ft)) < 0)
+		return r;
+	if (rename(ft->meta_tmp, ft->meta_final) < 0)
+		return -errno;
+	ft->meta_written = len;
+	return 0;
+}
+
+int ctf_fs_trace_set_growing(struct ctf_fs_trace *ft)
+{
+	if (ft->n || ft->closed)
+		return -EBUSY;
+	ft->growing = true;
+	return 0;
+}
+
+int ctf_fs_trace_sync(struct ctf_fs_trace *ft)
 {
 	int r;
 
@@ -303,7 +353,17 @@ int ctf_fs_trace_close(struct ctf_fs_trace *ft)
 	for (size_t i = 0; i < ft->n; i++)
 		if ((r = ctf_fs_stream_flush(ft->streams[i], 0)) < 0)
 			return r;
-	if ((r = write_metadata(ft)) < 0)
+	return ft->growing ? metadata_update(ft) : 0;
+}
+
+int ctf_fs_trace_close(struct ctf_fs_trace *ft)
+{
+	int r;
+
+	/* every packet out; growing: the metadata up to date */
+	if ((r = ctf_fs_trace_sync(ft)) < 0)
+		return r;
+	if (!ft->growing && (r = write_metadata(ft)) < 0)
 		return r;
 	for (size_t i = 0; i < ft->n; i++) {
 		struct ctf_fs_stream *s = ft->streams[i];
@@ -318,6 +378,10 @@ int ctf_fs_trace_close(struct ctf_fs_trace *ft)
 			return -errno;
 		}
 		s->idx_fd = -1;
+	}
+	if (ft->growing) {
+		ft->closed = true;
+		return 0;
 	}
 	/* Streams and indexes first, metadata last: a reader that sees the
 	 * metadata sees the whole trace. */
@@ -341,16 +405,21 @@ int ctf_fs_trace_close(struct ctf_fs_trace *ft)
 
 void ctf_fs_trace_free(struct ctf_fs_trace *ft)
 {
+	bool drop;
+
 	if (!ft)
 		return;
+	/* an abandoned trace leaves nothing, unless it grows (its files are readable) */
+	drop = !ft->closed && !ft->growing;
+
 	for (size_t i = 0; i < ft->n; i++) {
 		struct ctf_fs_stream *s = ft->streams[i];
 
-		if (!ft->closed && s->renamed) {	/* renamed by a failed close */
+		if (drop && s->renamed) {	/* renamed by a failed close */
 			unlink(s->final);
 			unlink(s->idx_final);
 		}
-		stream_free(s, !ft->closed);
+		stream_free(s, drop);
 	}
 	if (!ft->closed && ft->meta_tmp)
 		unlink(ft->meta_tmp);

@@ -8,7 +8,8 @@
  * Files are written under hidden temporary names (.NAME.tmp, which readers
  * skip) and renamed when the trace is closed: a trace abandoned on an error
  * (ctf_fs_trace_free without a successful close) leaves no file behind; the
- * directories it created stay.
+ * directories it created stay. A consumer that must keep a readable trace
+ * while it records sets the growing mode instead (ctf_fs_trace_set_growing).
  *
  * Context: a consumer thread; not thread-safe (one owner per trace).
  */
@@ -64,6 +65,29 @@ int ctf_fs_stream_create(struct ctf_fs_trace *ft, const char *channel, uint32_t 
 int ctf_fs_stream_event(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
 			uint64_t ts, const struct ctf_value *ctx, size_t nctx,
 			const struct ctf_value *payload, size_t npayload);
+
+/*
+ * Growing mode, for a consumer (call before the first stream is created):
+ * files get their final names at once and grow packet by packet, so that
+ * what was written is readable at any time (a viewer, a crash: a readable
+ * prefix); packets end after their content, rounded up to 4 KiB (as LTTng's
+ * consumer writes sub-buffers); the metadata is rewritten (whole, through a
+ * temporary name) before any packet whose events it did not describe yet,
+ * and by ctf_fs_trace_sync(); a trace freed without a close keeps its files.
+ * Returns 0 or -EBUSY (streams exist already).
+ */
+int ctf_fs_trace_set_growing(struct ctf_fs_trace *ft);
+
+/*
+ * Closes the open packet of every stream and brings the metadata up to
+ * date: everything recorded so far is in the files (growing mode). Returns
+ * 0 or the first error.
+ */
+int ctf_fs_trace_sync(struct ctf_fs_trace *ft);
+
+/* ctf_fs_stream_event with the bytes of a byte-packed event (ctf_stream_writer_event_raw). */
+int ctf_fs_stream_event_raw(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
+			    uint64_t ts, const void *bytes, size_t len);
 
 /* n more events were discarded: the next packet of this stream says so. */
 void ctf_fs_stream_add_discarded(struct ctf_fs_stream *s, uint64_t n);

@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/macros.h"
+
 struct ctf_stream_writer {
 	const struct ctf_trace *trace;
 	const struct ctf_stream_class *sc;
 	enum ctf_byte_order bo;
 	uint8_t *buf;
 	uint64_t packet_bits;
+	uint64_t pad_bits;		/* closed packets end at a multiple; 0: packet_bits */
 	struct ctf_cursor cur;
 	bool open;			/* a packet is open */
 	uint64_t last_ts;		/* the reader's clock value */
@@ -152,6 +155,53 @@ int ctf_stream_writer_event(struct ctf_stream_writer *w, const struct ctf_event_
 	return r;
 }
 
+/* Writes the header and the bytes at the cursor; 0 or -ENOSPC (nothing written). */
+static int encode_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+		      uint64_t ts, const void *bytes, size_t len)
+{
+	enum ctf_header_kind kind = w->sc->header;
+	enum ctf_layout layout = ctf_trace_layout(w->trace);
+	bool ext = ctf_event_header_extended(kind, ec->id, ts, w->last_ts);
+	uint64_t end = ctf_event_header_end(kind, layout, w->cur.off, ext);
+
+	if (end > w->cur.cap || 8 * (uint64_t)len > w->cur.cap - end)
+		return -ENOSPC;
+	end = ctf_event_header_write(w->buf, w->cur.off, kind, layout, w->bo, ec->id, ts, ext);
+	memcpy(&w->buf[end / 8], bytes, len);	/* headers end on a byte */
+	w->cur.off = end + 8 * (uint64_t)len;
+	w->last_ts = ts;
+	return 0;
+}
+
+int ctf_stream_writer_event_raw(struct ctf_stream_writer *w, const struct ctf_event_class *ec,
+				uint64_t ts, const void *bytes, size_t len)
+{
+	uint64_t last_ts = w->last_ts;
+	bool have_ts = w->have_ts;
+	int r;
+
+	if (!ec || ec->stream != w->sc || !ec->byte_packed)
+		return -EINVAL;
+	if (w->have_ts && ts < w->last_ts)
+		return -ERANGE;
+	if (w->open)
+		return encode_raw(w, ec, ts, bytes, len);
+	packet_open(w, ts);
+	r = encode_raw(w, ec, ts, bytes, len);
+	if (r < 0) {
+		w->open = false;
+		w->last_ts = last_ts;
+		w->have_ts = have_ts;
+		r = -EMSGSIZE;
+	}
+	return r;
+}
+
+void ctf_stream_writer_set_padding(struct ctf_stream_writer *w, size_t pad)
+{
+	w->pad_bits = 8 * (uint64_t)pad;
+}
+
 void ctf_stream_writer_add_discarded(struct ctf_stream_writer *w, uint64_t n)
 {
 	w->discarded += n;
@@ -175,6 +225,9 @@ int ctf_stream_writer_close_packet(struct ctf_stream_writer *w, uint64_t ts_end,
 		ts_end = w->last_ts;
 	w->info.ts_end = ts_end;
 	w->info.content_size = w->cur.off;
+	w->info.packet_size = w->packet_bits;
+	if (w->pad_bits && align_up(w->cur.off, w->pad_bits) < w->packet_bits)
+		w->info.packet_size = align_up(w->cur.off, w->pad_bits);
 	w->info.seq_num = w->seq_num++;
 	w->info.events_discarded = w->discarded;
 	ctf_packet_header_write(w->buf, ctf_trace_uuid(w->trace), w->bo, &w->info);

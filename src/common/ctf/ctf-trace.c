@@ -685,6 +685,8 @@ int ctf_trace_add_event_class(struct ctf_trace *t, const struct ctf_event_class_
 	ec->loglevel = d->loglevel;
 	ec->payload = payload;
 	ec->stream = sc;
+	ec->byte_packed = ctf_type_byte_packed(payload) &&
+			  (!sc->event_context || ctf_type_byte_packed(sc->event_context));
 	if (!t->preamble_done)
 		tsdl_preamble(t);
 	mark = t->meta.len;

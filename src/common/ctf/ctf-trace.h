@@ -90,6 +90,7 @@ struct ctf_event_class {
 	char *emf_uri;
 	struct ctf_type *payload;	/* a struct (maybe empty) */
 	const struct ctf_stream_class *stream;
+	bool byte_packed;		/* payload and stream event context: ctf_type_byte_packed */
 };
 
 struct ctf_trace;

@@ -207,6 +207,33 @@ int ctf_type_struct_find(const struct ctf_type *st, const char *name)
 	return -ENOENT;
 }
 
+bool ctf_type_byte_packed(const struct ctf_type *t)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case CTF_TYPE_INT:
+		return t->i.size % 8 == 0 && t->i.align == 8 && t->i.byte_order == CTF_BO_NATIVE;
+	case CTF_TYPE_FLOAT:
+		return t->f.align == 8 && t->f.byte_order == CTF_BO_NATIVE;
+	case CTF_TYPE_STRING:
+		return true;
+	case CTF_TYPE_ARRAY:
+	case CTF_TYPE_SEQUENCE:
+		return ctf_type_byte_packed(t->a.elem);
+	case CTF_TYPE_ENUM:
+		return ctf_type_byte_packed(t->e.container);
+	case CTF_TYPE_STRUCT:
+		if (t->st.min_align > 8)
+			return false;
+		for (size_t i = 0; i < t->st.n; i++)
+			if (!ctf_type_byte_packed(t->st.fields[i].type))
+				return false;
+		return true;
+	}
+	return false;
+}
+
 int ctf_type_by_name(const char *name, struct ctf_type **ret_type)
 {
 	static const struct {

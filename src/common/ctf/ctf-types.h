@@ -148,4 +148,13 @@ void ctf_type_free(struct ctf_type *t);
 /* Field index by name in a struct, or -ENOENT. */
 int ctf_type_struct_find(const struct ctf_type *st, const char *name);
 
+/*
+ * Whether values of t are the plain concatenation of their parts' bytes:
+ * every integer, float and enum whole bytes, byte aligned and in the
+ * trace's byte order, strings NUL-terminated, arrays and sequences of such
+ * elements, structs of such fields (no align(N) above 8). A caller may then
+ * serialize such values itself (ctf_stream_writer_event_raw).
+ */
+bool ctf_type_byte_packed(const struct ctf_type *t);
+
 #endif /* LTT_CTF_TYPES_H */

@@ -26,6 +26,26 @@
  *                    (none without DIR) of the trace UUID
  *   CLEAR            KEY: what the buffers hold is dropped and the stream
  *                    files emptied; recording goes on
+ *
+ * Kernel channels (a tracefs instance the session daemon made; the consumer
+ * reads it, converts its records to CTF in DIR and never changes tracefs):
+ *   ADD_KERNEL_CHANNEL  KEY DIR (OUTPUT/kernel) CHANNEL INSTANCE (its name)
+ *                    PACKET_SIZE SWITCH_TIMER READ_TIMER TRACE_NAME CLOCK:
+ *                    maps the instance's per-CPU buffers, creates the trace
+ *   KERNEL_START     KEY [FUNCTION_NAME: the CTF name of the function
+ *                    tracer's records]: declares the events enabled now,
+ *                    writes the state dump (the daemon turns tracing on after
+ *                    the reply)
+ *   KERNEL_FILTERS   KEY FILTER_DESC*: the filters evaluated on converted
+ *                    records, replacing the previous ones
+ *   FLUSH            as above; for a kernel channel (tracing off), drains the
+ *                    buffers to the end; the reply comes when it is on disk
+ *   DEL_CHANNEL      as above; then unmaps the instance, whose removal is the
+ *                    daemon's (or, if the daemon dies, the consumer's as it exits)
+ *   STATS            reply adds, for a kernel channel: EVENTS LOST FILTERED
+ *
+ *   CLOCK        nest: NAME FREQ OFFSET_S OFFSET UUID (ctf/ctf-clock.h)
+ *   FILTER_DESC  nest: EVENT ("system:name", tracefs) BYTECODE+ (OR'ed)
  */
 #ifndef LTT_CONSUMER_PROTOCOL_H
 #define LTT_CONSUMER_PROTOCOL_H
@@ -43,6 +63,9 @@ enum cons_msg_type {
 	CONS_ROTATE,
 	CONS_CLEAR,
 	CONS_START,
+	CONS_ADD_KERNEL_CHANNEL,
+	CONS_KERNEL_START,
+	CONS_KERNEL_FILTERS,
 	CONS_MSG_TYPE_END,
 };
 
@@ -65,6 +88,21 @@ enum cons_attr_id {
 	CONS_A_TRACEFILE_SIZE,	/* u64: bytes per stream file, 0: no limit */
 	CONS_A_TRACEFILE_COUNT,	/* u64: stream files kept, 0: all */
 	CONS_A_MAX_PACKETS,	/* u64: per CPU buffer, 0: all */
+	CONS_A_INSTANCE,	/* str: tracefs instance name (ltt-...) */
+	CONS_A_PACKET_SIZE,	/* u64 bytes */
+	CONS_A_TRACE_NAME,	/* str: the session's name */
+	CONS_A_CLOCK,		/* nest */
+	CONS_A_NAME,		/* str */
+	CONS_A_FREQ,		/* u64 Hz */
+	CONS_A_OFFSET_S,	/* i64 */
+	CONS_A_OFFSET,		/* u64 cycles */
+	CONS_A_FUNCTION_NAME,	/* str */
+	CONS_A_FILTER_DESC,	/* nest */
+	CONS_A_EVENT,		/* str: "system:name" */
+	CONS_A_BYTECODE,	/* bytes: compiled filter */
+	CONS_A_EVENTS,		/* u64 */
+	CONS_A_LOST,		/* u64 */
+	CONS_A_FILTERED,	/* u64 */
 };
 
 #endif /* LTT_CONSUMER_PROTOCOL_H */

@@ -68,6 +68,9 @@ void ctl_put_event_rule(struct proto_builder *b, const struct ltt_event_rule *ru
 		proto_put_str(b, CTL_A_EXCLUSION, rule->exclusions[i]);
 	if (rule->filter)
 		proto_put_str(b, CTL_A_FILTER, rule->filter);
+	if (rule->size >= offsetof(struct ltt_event_rule, location) + sizeof(rule->location) &&
+	    rule->location)
+		proto_put_str(b, CTL_A_LOCATION, rule->location);
 }
 
 int ctl_get_event_rule(const struct proto_attrs *a, struct ltt_event_rule *rule,
@@ -86,10 +89,13 @@ int ctl_get_event_rule(const struct proto_attrs *a, struct ltt_event_rule *rule,
 	    proto_get_u64(a, CTL_A_LOGLEVEL_MATCH, &match) < 0 ||
 	    proto_get_i64(a, CTL_A_LOGLEVEL, &level) < 0)
 		return -EBADMSG;
-	if (type < LTT_EVENT_TRACEPOINT || type > LTT_EVENT_SYSCALL ||
+	if (type < LTT_EVENT_TRACEPOINT || type > LTT_EVENT_USERSPACE_PROBE ||
 	    match > LTT_LOGLEVEL_SINGLE || level < INT32_MIN || level > INT32_MAX)
 		return -EBADMSG;
 	r = proto_get_str(a, CTL_A_FILTER, &rule->filter);
+	if (r < 0 && r != -ENOENT)
+		return -EBADMSG;
+	r = proto_get_str(a, CTL_A_LOCATION, &rule->location);
 	if (r < 0 && r != -ENOENT)
 		return -EBADMSG;
 	while (proto_attrs_next(a, &cur, &at)) {

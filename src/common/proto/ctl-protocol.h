@@ -39,7 +39,8 @@
  *
  *   SESSION_DESC  nest: SESSION OUTPUT ACTIVE [SNAPSHOT] [ROTATE_TIMER]
  *                 [ROTATE_SIZE] CHANNEL_DESC* TRACKER_DESC*
- *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> CONTEXT* RULE_DESC*
+ *   CHANNEL_DESC  nest: CHANNEL DOMAIN <channel attributes> CONTEXT*
+ *                 [RECORDED DISCARDED] RULE_DESC*
  *   TRACKER_DESC  nest: DOMAIN PROCESS_ATTR (ALL | VALUE*): only the trackers
  *                 that do not include all values
  *   RULE_DESC     nest: <rule attributes> ENABLED
@@ -128,6 +129,9 @@ enum ctl_attr_id {
 	CTL_A_FORCE,		/* u64 0/1 */
 	CTL_A_OVERRIDE_URL,	/* str */
 	CTL_A_OVERRIDE_NAME,	/* str */
+	CTL_A_LOCATION,		/* str: a rule's function or probe location */
+	CTL_A_RECORDED,		/* u64: events a channel wrote */
+	CTL_A_DISCARDED,	/* u64: events it lost */
 };
 
 /* Appends the attributes of a channel's settings. */

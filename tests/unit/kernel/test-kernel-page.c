@@ -523,7 +523,7 @@ TEST(converter_writes_lttng_names_and_checks_records)
 	cfg.start_ts = 1000;
 	cfg.nevents_hint = 1;
 	ASSERT_OK(kt_converter_create(&cfg, &c, NULL));
-	ASSERT_OK(kt_converter_declare(c, fmt, NULL));
+	ASSERT_OK(kt_converter_declare(c, fmt, NULL, NULL));
 
 	rec.data = buf;
 	rec.len = (uint32_t)exec_record(buf, "/bin/true", 77);

@@ -71,20 +71,20 @@ TEST(rules_create_default_channel_and_dedupe)
 	rule.pattern = "app:*";
 	rule.exclusions = excl;
 	rule.n_exclusions = 1;
-	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, &detail));
+	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, NULL, &detail));
 	ASSERT_EQ_INT(s->n_channels, 1);
 	ASSERT_EQ_STR(s->channels[0].name, "channel0");
-	ASSERT_EQ_INT(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, &detail),
+	ASSERT_EQ_INT(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, NULL, &detail),
 		      -LTT_ERR_EVENT_EXISTS);
 	rule.n_exclusions = 0;	/* another rule: no exclusion */
-	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, &detail));
+	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, NULL, &detail));
 	ASSERT_EQ_INT(s->channels[0].n_rules, 2);
 	ASSERT_EQ_INT(registry_rule_disable(s, LTT_DOMAIN_USER, NULL, "app:*", false, &detail), 2);
 	ASSERT_EQ_INT(registry_rule_disable(s, LTT_DOMAIN_USER, NULL, "app:*", false, &detail),
 		      -LTT_ERR_EVENT_NOT_FOUND);
-	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, &detail));
+	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, NULL, &rule, NULL, &detail));
 	ASSERT_EQ_INT(s->channels[0].n_rules, 2);	/* re-enabled, not added */
-	ASSERT_EQ_INT(registry_rule_enable(s, LTT_DOMAIN_USER, "other", &rule, &detail),
+	ASSERT_EQ_INT(registry_rule_enable(s, LTT_DOMAIN_USER, "other", &rule, NULL, &detail),
 		      -LTT_ERR_CHANNEL_NOT_FOUND);
 	registry_free(&reg);
 }

@@ -138,10 +138,10 @@ static struct reg_session *full_session(void)
 	e.exclusions = excl;
 	e.n_exclusions = 2;
 	e.filter = "s == \"a\\\"b*\" && n > 1";
-	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, "ch", &e, &detail));
+	ASSERT_TRUE(registry_rule_enable(s, LTT_DOMAIN_USER, "ch", &e, NULL, &detail) >= 0);
 	ltt_event_rule_init(&e);
 	e.pattern = "other:event";
-	ASSERT_OK(registry_rule_enable(s, LTT_DOMAIN_USER, "ch", &e, &detail));
+	ASSERT_TRUE(registry_rule_enable(s, LTT_DOMAIN_USER, "ch", &e, NULL, &detail) >= 0);
 	s->channels[0].rules[1].enabled = false;
 	return s;
 }

@@ -410,3 +410,122 @@ TEST(packetized_metadata_file)
 	ctf_trace_free(f.t);
 	free(dir);
 }
+
+static off_t file_size(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+static bool metadata_has(const char *dir, const char *needle)
+{
+	char path[512], buf[16384];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+TEST(growing_trace_is_readable_while_written)
+{
+	struct fixture f = fixture();
+	struct ctf_fs_trace *ft;
+	struct ctf_fs_stream *s;
+	struct ctf_error err = { { 0 } };
+	struct ctf_event_class_desc d = { .name = "t:late", .id = 7 };
+	const struct ctf_event_class *late;
+	struct ctf_type *p;
+	char *dir = dir_for("growing");
+
+	ASSERT_OK(ctf_fs_trace_create(dir, f.t, CTF_METADATA_TEXT, &ft));
+	ASSERT_OK(ctf_fs_trace_set_growing(ft));
+	ASSERT_OK(ctf_fs_stream_create(ft, "chan", 0, 0, 16384, &s));
+	ASSERT_EQ_INT(ctf_fs_trace_set_growing(ft), -EBUSY);
+	/* final names from the start, no temporary */
+	ASSERT_EQ_STR(files_in(dir), "chan_0 chan_0.idx");
+	ASSERT_EQ_INT(all_files_in(dir), 2);
+	for (int i = 0; i < 3; i++)
+		ASSERT_OK(ctf_fs_stream_event(s, f.u32_ev, 10 + (uint64_t)i, NULL, 0,
+					      &CTF_U64((uint64_t)i), 1));
+	ASSERT_OK(ctf_fs_trace_sync(ft));
+	/* the packet ends at its content rounded up to 4 KiB, not at 16 KiB */
+	ASSERT_EQ_INT(file_size(dir, "chan_0"), 4096);
+	ASSERT_EQ_INT(file_size(dir, "index/chan_0.idx"), 16 + 72);
+	ASSERT_TRUE(metadata_has(dir, "t:u32"));
+	/* an event class added while tracing is described before its first packet */
+	ASSERT_OK(ctf_type_struct_create(0, &p));
+	ASSERT_OK(ctf_type_struct_add(p, "x", named("uint8_t")));
+	ASSERT_OK(ctf_trace_add_event_class(f.t, &d, p, &err, &late));
+	ASSERT_OK(ctf_fs_stream_event(s, late, 20, NULL, 0, &CTF_U64(1), 1));
+	ASSERT_FALSE(metadata_has(dir, "t:late"));
+	ASSERT_OK(ctf_fs_stream_flush(s, 0));
+	ASSERT_TRUE(metadata_has(dir, "t:late"));
+	ASSERT_EQ_INT(file_size(dir, "chan_0"), 2 * 4096);
+	/* freed without a close: the files stay */
+	ctf_fs_trace_free(ft);
+	ASSERT_EQ_STR(files_in(dir), "chan_0 chan_0.idx metadata");
+	ASSERT_EQ_INT(all_files_in(dir), 3);
+	ctf_trace_free(f.t);
+	free(dir);
+}
+
+TEST(raw_events_encode_as_the_value_model_does)
+{
+	struct fixture f = fixture();
+	struct ctf_stream_writer *a, *b;
+	struct ctf_packet_info ia, ib;
+	struct ctf_error err = { { 0 } };
+	struct ctf_event_class_desc d = { .name = "t:packed", .id = 3 };
+	struct ctf_int_params byte32 = { .size = 32, .align = 8 };
+	const struct ctf_event_class *packed;
+	const void *pa, *pb;
+	struct ctf_type *p, *t;
+	uint8_t *copy, bytes[16];
+
+	ASSERT_OK(ctf_stream_writer_create(f.t, 0, 0, 0, 256, &a));
+	ASSERT_OK(ctf_stream_writer_create(f.t, 0, 0, 0, 256, &b));
+	/* { uint32 align 8, string }: the concatenation of their bytes */
+	ASSERT_OK(ctf_type_struct_create(0, &p));
+	ASSERT_OK(ctf_type_int_create(&byte32, &t));
+	ASSERT_OK(ctf_type_struct_add(p, "v", t));
+	ASSERT_OK(ctf_type_struct_add(p, "s", named("string")));
+	ASSERT_OK(ctf_trace_add_event_class(f.t, &d, p, &err, &packed));
+	ASSERT_TRUE(packed->byte_packed);
+	ASSERT_FALSE(f.u32_ev->byte_packed);	/* uint32_t is 32-bit aligned */
+	for (uint32_t i = 0; i < 5; i++) {
+		/* the gap after 2 forces an extended header in both */
+		uint64_t ts = 100 + i + (i > 2 ? 1u << 27 : 0);
+		struct ctf_value v[] = { CTF_U64(i * 7), CTF_STR("hi") };
+		uint32_t le = i * 7;
+
+		memcpy(bytes, &le, 4);
+		memcpy(bytes + 4, "hi", 3);
+		ASSERT_OK(ctf_stream_writer_event(a, packed, ts, NULL, 0, v, 2));
+		ASSERT_OK(ctf_stream_writer_event_raw(b, packed, ts, bytes, 7));
+	}
+	ASSERT_OK(ctf_stream_writer_close_packet(a, 0, &pa, &ia));
+	copy = malloc(ia.packet_size / 8);
+	memcpy(copy, pa, ia.packet_size / 8);
+	ASSERT_OK(ctf_stream_writer_close_packet(b, 0, &pb, &ib));
+	ASSERT_EQ_U64(ib.content_size, ia.content_size);
+	ASSERT_EQ_MEM(pb, copy, ia.packet_size / 8);
+	/* too big for a packet, not byte packed, timestamps back in time */
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, packed, 1u << 29, copy, 300), -EMSGSIZE);
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, f.u32_ev, 1u << 29, "abcd", 4), -EINVAL);
+	ASSERT_OK(ctf_stream_writer_event_raw(b, packed, 1u << 29, bytes, 7));
+	ASSERT_EQ_INT(ctf_stream_writer_event_raw(b, packed, 1, bytes, 7), -ERANGE);
+	free(copy);
+	ctf_stream_writer_free(a);
+	ctf_stream_writer_free(b);
+	ctf_trace_free(f.t);
+}
