@@ -676,6 +676,28 @@ static void rb_plan_finish(struct rb_channel *chan, struct rb_cpu_ctl *buf, unsi
 }
 
 /*
+ * Plans a record after the pair cur of CPU buffer cpu, at *ts clamped to
+ * cur.ts (I3). 0, or the failure: a full buffer without count_full is
+ * -EAGAIN, not counted, with ctx->cpu naming it; any other is counted.
+ */
+static int plan_slot(const struct rb_client *cl, struct rb_channel *chan, unsigned cpu,
+		     struct rb_pair cur, uint64_t *ts, size_t len, size_t align, bool count_full,
+		     struct rb_ctx *ctx, struct rb_plan *p)
+{
+	struct rb_cpu_ctl *buf = rb_cpu(chan, cpu);
+	int r;
+
+	if (*ts < cur.ts)
+		*ts = cur.ts;
+	r = rb_plan_reserve(cl, chan, buf, cur, *ts, len, align, p);
+	if (r == -ENOBUFS && !count_full) {
+		ctx->cpu = cpu;
+		return -EAGAIN;
+	}
+	return r < 0 ? rb_count_discard(buf, r) : 0;
+}
+
+/*
  * The reservation on CPU buffer cpu of an atomic channel. count_full false:
  * a full buffer returns -EAGAIN uncounted, with ctx->cpu naming it
  * (rb_try_reserve()).
@@ -699,15 +721,8 @@ static int reserve_atomic(const struct rb_client *cl, struct rb_channel *chan, u
 	cur = rb_pair_load(buf);
 	for (;;) {
 		ts = rb_clock_now(cl, chan);
-		if (ts < cur.ts)
-			ts = cur.ts;	/* I3 */
-		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
-		if (r == -ENOBUFS && !count_full) {
-			ctx->cpu = cpu;
-			return -EAGAIN;
-		}
-		if (r < 0)
-			return rb_count_discard(buf, r);
+		if ((r = plan_slot(cl, chan, cpu, cur, &ts, len, align, count_full, ctx, &p)) < 0)
+			return r;
 		/* Full barrier (I2); on failure cur is the pair that won. */
 		if (rb_pair_cas(buf, &cur, (struct rb_pair){ p.end, ts }))
 			break;
@@ -752,15 +767,8 @@ static int reserve_rseq(const struct rb_client *cl, struct rb_channel *chan, siz
 		/* Read on any CPU: the clamp keeps the stream in order (I3),
 		 * and the sequence below checks cur is still the pair. */
 		ts = rb_clock_tsc();
-		if (ts < cur.ts)
-			ts = cur.ts;
-		r = rb_plan_reserve(cl, chan, buf, cur, ts, len, align, &p);
-		if (r == -ENOBUFS && !count_full) {
-			ctx->cpu = cpu;
-			return -EAGAIN;
-		}
-		if (r < 0)
-			return rb_count_discard(buf, r);
+		if ((r = plan_slot(cl, chan, cpu, cur, &ts, len, align, count_full, ctx, &p)) < 0)
+			return r;
 		/* I7: stored by a sequence on CPU cpu that found write_pos
 		 * unchanged, hence the whole pair (rb_pair_load()). */
 		if (rb_rseq_store_pair(rs, cpu, (uint64_t *)&buf->write_pos, cur.pos, p.end, ts) ==

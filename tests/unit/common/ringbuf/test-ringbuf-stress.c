@@ -139,7 +139,7 @@ static void write_records(struct writer_arg *a)
 {
 	uint64_t s = a->seed | 1;
 
-	if (a->rseq) {
+	if (a->rseq && !a->wait_ns) {
 		write_records_rseq(a);
 		return;
 	}
@@ -323,19 +323,25 @@ TEST(rseq_threads_hopping_cpus_with_concurrent_consumer)
 	rb_channel_free(chan);
 }
 
-/* Blocking writers against a consumer slower than them (tracer.c inv. 8). */
-static void blocking_run(int64_t wait_ns, unsigned nap_us, uint64_t *ret_discarded)
+/*
+ * Blocking writers against a consumer slower than them (tracer.c inv. 8),
+ * on an atomic channel or (rseq) an rseq one, where each writer waits for
+ * the buffer of the CPU it runs on.
+ */
+static void blocking_run(bool rseq, int64_t wait_ns, unsigned nap_us, uint64_t *ret_discarded)
 {
 	enum { T = 3 };
 	const uint32_t M = UNDER_TSAN ? 4000 : 20000;
-	struct rb_channel *chan = make(4 * KIB, 2, RB_MODE_DISCARD, &tc_client_chan);
+	struct rb_channel *chan = rseq ? tc_make_rseq(4 * KIB, 2)
+				       : make(4 * KIB, 2, RB_MODE_DISCARD, &tc_client_chan);
 	struct writer_arg wa[T];
 	struct tc_verifier v;
 
+	ASSERT_NOT_NULL(chan);
 	for (unsigned i = 0; i < T; i++)
 		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_chan, .id = i,
 					     .count = M, .seed = 0x7f4a7c15ull * (i + 5 + test_repetition),
-					     .wait_ns = wait_ns };
+					     .wait_ns = wait_ns, .rseq = rseq };
 	run_with_consumer(chan, wa, T, M, nap_us, &v);
 	*ret_discarded = (uint64_t)T * M - v.total;
 	tc_verifier_free(&v);
@@ -347,7 +353,16 @@ TEST(blocking_writers_lose_nothing)
 	uint64_t discarded;
 
 	/* two sub-buffers, a consumer that naps: writers wait most of the time */
-	blocking_run(-1, 200, &discarded);
+	blocking_run(false, -1, 200, &discarded);
+	ASSERT_EQ_U64(discarded, 0);
+}
+
+TEST(rseq_blocking_writers_lose_nothing)
+{
+	uint64_t discarded;
+
+	need_rseq();
+	blocking_run(true, -1, 200, &discarded);
 	ASSERT_EQ_U64(discarded, 0);
 }
 
@@ -356,7 +371,7 @@ TEST(blocking_writers_count_what_they_give_up)
 	uint64_t discarded;
 
 	/* waits of 50 us against naps of 5 ms: many records given up, each counted */
-	blocking_run(50000, 5000, &discarded);
+	blocking_run(false, 50000, 5000, &discarded);
 	ASSERT_GT_INT(discarded, 0);
 }
 
