@@ -119,6 +119,11 @@ int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 		       const struct ltt_session_attr *attr, char **ret_name);
 /* Stops the session if it is tracing, flushes what was recorded, destroys it. */
 int ltt_session_destroy(struct ltt_ctl *ctl, const char *name);
+/*
+ * The same; *ret_archive gets the directory its last trace chunk was
+ * archived to (a session that rotated: free() it), else NULL.
+ */
+int ltt_session_destroy_archive(struct ltt_ctl *ctl, const char *name, char **ret_archive);
 int ltt_session_start(struct ltt_ctl *ctl, const char *name);
 /* Returns once every event recorded before it is in the trace files. */
 int ltt_session_stop(struct ltt_ctl *ctl, const char *name);

@@ -126,6 +126,9 @@ struct cli_session_op {
 	const char *done_before, *done_after;	/* printed around the name on success */
 	bool forget;		/* the session no longer exists after op */
 	bool has_all;		/* takes --all: every session */
+	/* op_path's path, if any, is where the session's last trace chunk was
+	 * archived: said on a line of its own after the done line */
+	bool path_archive;
 };
 
 /* Parses [NAME] (or --all), connects, runs o->op and reports; an exit status. */

@@ -14,7 +14,10 @@ static int run_op(const struct cli_session_op *o, struct ltt_ctl *ctl, const cha
 		return cli_fail(ctl, r, "cannot %s session '%s'", o->verb, name);
 	if (o->forget)
 		cli_clear_current_session(name);
-	cli_say("%s%s%s%s\n", o->done_before, name, o->done_after, path ? path : "");
+	cli_say("%s%s%s%s\n", o->done_before, name, o->done_after,
+		path && !o->path_archive ? path : "");
+	if (path && o->path_archive)
+		cli_say("Trace chunk archive for session %s is now readable at %s\n", name, path);
 	free(path);
 	return 0;
 }

@@ -69,7 +69,19 @@ LTT_EXPORT int ltt_session_create(struct ltt_ctl *ctl, const char *name,
 
 LTT_EXPORT int ltt_session_destroy(struct ltt_ctl *ctl, const char *name)
 {
-	return ctl_session_request(ctl, CTL_SESSION_DESTROY, name);
+	return ltt_session_destroy_archive(ctl, name, NULL);
+}
+
+LTT_EXPORT int ltt_session_destroy_archive(struct ltt_ctl *ctl, const char *name,
+					   char **ret_archive)
+{
+	struct proto_builder b;
+
+	if (!name)
+		return -EINVAL;
+	ctl_begin(ctl, &b, CTL_SESSION_DESTROY);
+	proto_put_str(&b, CTL_A_SESSION, name);
+	return ctl_request_str(ctl, &b, CTL_A_OUTPUT, false, ret_archive);
 }
 
 LTT_EXPORT int ltt_session_start(struct ltt_ctl *ctl, const char *name)

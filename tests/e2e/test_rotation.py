@@ -131,9 +131,11 @@ def test_rotations_while_writing_lose_and_duplicate_nothing(ltt_env, procs, tmp_
         rotate(ltt_env, out)
         rotated += 1
     assert app.wait(timeout=120) == 0
-    ltt_env.ltt("destroy")         # the last chunk is archived too
+    text = ltt_env.ltt("destroy").stdout   # the last chunk is archived too, and said
     found = archives(out)
     assert sorted(found) == list(range(rotated + 1))
+    assert text == ("Session rot destroyed\nTrace chunk archive for session rot is now "
+                    f"readable at {found[rotated]}\n")
     assert [n for n in os.listdir(out) if n != "archives"] == []
     total, discarded = read_archives(found)
     # every request exactly once, or counted as discarded
