@@ -16,8 +16,11 @@ LTT_EXPORT void ltt_channel_attr_init(struct ltt_channel_attr *attr, enum ltt_do
 {
 	*attr = (struct ltt_channel_attr){
 		.size = sizeof(*attr),
+		/* user space: 4 MiB per CPU, twice lttng-ust's default, so that a consumer
+		 * kept off its CPU for ~10 ms at 10 M events/s loses nothing (see
+		 * doc/design/userspace-tracing.md, "Default buffers") */
 		.subbuf_size = domain == LTT_DOMAIN_KERNEL ? 1u << 20 : 512u << 10,
-		.num_subbuf = 4,
+		.num_subbuf = domain == LTT_DOMAIN_KERNEL ? 4 : 8,
 		.overwrite = false,
 		.switch_timer_us = 0,
 		.read_timer_us = domain == LTT_DOMAIN_KERNEL ? 200000 : 0,
