@@ -102,8 +102,11 @@ def test_every_user_space_context_has_the_right_value(ltt_env, procs, tmp_path):
         # a new page is touched before each tick: at least one fault between two
         assert all(b > a for a, b in zip(faults, faults[1:])), faults
         if kernel_counting_allowed():
-            # and a sleep: at least one switch between two
-            assert all(b > a for a, b in zip(switches, switches[1:])), switches
+            # and a 20 µs sleep, which switches out unless its timer fired before the
+            # thread could block (seen under TSan on a busy VM): a switch in nearly
+            # every interval, the values never going back (checked above)
+            grew = sum(b > a for a, b in zip(switches, switches[1:]))
+            assert grew >= 0.9 * (len(switches) - 1), switches
     assert len(pthread_ids) == 3
     _, err = babeltrace_text(out)
     assert err == ""
