@@ -117,6 +117,31 @@ def test_loglevel_exclusion_and_filter(ltt_env, procs, tmp_path):
     assert all(e["fields"]["path"].startswith("/api/") for e in evs)
 
 
+def test_filter_keeps_exactly_the_matching_events(ltt_env, procs, tmp_path):
+    """An integer comparison and a string glob together, against an unfiltered
+    session of the same run; a filter on a field the event lacks keeps nothing."""
+    sessions = {"all": None, "filt": '(request_id & 4294967295) > 10 && path == "/api/*"',
+                "missing": "no_such_field == 1 || no_such_field != 1"}
+    for name, filt in sessions.items():
+        ltt_env.ltt("create", name, "--output", str(tmp_path / name))
+        ltt_env.ltt("enable-event", "-u", "-s", name, "httpd:request_start",
+                    *(["--filter", filt] if filt else []))
+        ltt_env.ltt("start", name)
+    run_app(ltt_env, procs, "40", "2")
+    for name in sessions:
+        ltt_env.ltt("stop", name)
+    everything = counts(tmp_path / "all")[1]
+    assert len(everything) == 80
+    want = [(e["fields"]["request_id"], e["fields"]["path"]) for e in everything
+            if e["fields"]["request_id"] & 0xffffffff > 10
+            and e["fields"]["path"].startswith("/api/")]
+    got = [(e["fields"]["request_id"], e["fields"]["path"])
+           for e in counts(tmp_path / "filt")[1]]
+    assert want and len(want) < len(everything)
+    assert sorted(got) == sorted(want)
+    assert read_events(tmp_path / "missing") == []
+
+
 def test_two_sessions_with_different_rules(ltt_env, procs, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     ltt_env.ltt("create", "a", "--output", str(a))
