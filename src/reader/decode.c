@@ -504,7 +504,8 @@ int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 		[RD_OP_FLOAT] = &&op_float, [RD_OP_STRUCT] = &&op_struct, [RD_OP_STRING] = &&op_string,
 		[RD_OP_TEXT] = &&op_text, [RD_OP_SCALARS] = &&op_array, [RD_OP_VARIANT] = &&op_variant,
 		[RD_OP_JUMP] = &&op_jump, [RD_OP_ARRAY] = &&op_array, [RD_OP_NEXT] = &&op_next,
-		[RD_OP_EVENT] = &&op_event, [RD_OP_RETURN] = &&op_return,
+		[RD_OP_EVENT] = &&op_event, [RD_OP_HEADER] = &&op_header,
+		[RD_OP_RETURN] = &&op_return,
 	};
 	const struct rd_op *ops = p->ops;
 	const struct rd_op *op = ops;
@@ -717,6 +718,49 @@ op_variant:
 op_jump:
 	op = &ops[op->target];
 	DISPATCH();
+op_header: {
+	/* the whole header from one word (and byte loads past it); anything
+	 * unusual goes to the header's own ops, which say what is wrong */
+	const struct rd_hdr *h = p->hdr;
+	const struct rd_hdr_opt *o = h->opt;
+	uint64_t hp = (pos + op->amask) & ~(uint64_t)op->amask;
+	const uint8_t *hat;
+	uint64_t w, tag;
+
+	if (unlikely(hp > end || end - hp < 64))
+		NEXT();
+	hat = buf + (hp >> 3);
+	w = load64(hat);
+	tag = w & h->tag_mask;
+	if (tag - o->lo > o->hi - o->lo) {
+		o++;
+		if (h->nopts < 2 || tag - o->lo > o->hi - o->lo)
+			NEXT();
+	}
+	if (unlikely(end - hp < o->bits))
+		NEXT();
+	((struct rd_val *)(frame + h->tag_voff))->u = tag;
+	((struct rd_val *)(frame + h->var_voff))->kids.first = o->kids_first;
+	if (h->tag_is_id) {
+		d->event_id = tag;
+		d->has_event_id = true;
+	}
+	for (unsigned i = 0; i < o->nfields; i++) {
+		const struct rd_hdr_field *f = &o->f[i];
+
+		n = f->word ? (w >> f->off) & f->mask : load_le(hat + (f->off >> 3), f->size);
+		((struct rd_val *)(frame + f->voff))->u = n;
+		if (f->has_clock && d->clock)
+			clock_update(d->clock, n, f->size);
+		if (f->is_id) {
+			d->event_id = n;
+			d->has_event_id = true;
+		}
+	}
+	pos = hp + o->bits;
+	op = &ops[op->target];
+	DISPATCH();
+}
 op_event: {
 	const struct rd_stream_class *sc = d->sc;
 	uint64_t id = d->has_event_id ? d->event_id : 0;

@@ -97,7 +97,10 @@ def compound_event(names, pairs, text, sel, var, bits):
     return w
 
 
-def good_streams():
+def good_streams(header="compact"):
+    """Two streams; header: the event header lttng-ust writes with few event
+    classes ("compact") or many ("large"). Either way both options of the
+    header's variant occur, and its clock field wraps between events."""
     # clock: 27-bit timestamps wrap between events (the reader must carry)
     p0 = ctfgen.packet([
         (0, 5, bits_event(-4, 0b10110, -1, -2048, -2, -3, 1.5, -0.1)),
@@ -105,20 +108,26 @@ def good_streams():
         (40, (1 << 27) + 20, compound_event(["a", "b\\c", "\t"], [(1, -1), (65535, 2**31 - 1)],
                                 b"ab\0cd\0", 1, "opt B", [-4, -1, 0, 3])),
         (0, (1 << 27) + (1 << 26), bits_event(0, 0, 0, 0, 0, 2, 0.0, 1e6)),
-    ], ts_begin=0, ts_end=(1 << 27) + (1 << 26), seq=0, cpu=3)
+    ], ts_begin=0, ts_end=(1 << 27) + (1 << 26), seq=0, cpu=3, header=header)
     p1 = ctfgen.packet([
         (40, (1 << 27) + (1 << 26) + 100,
          compound_event([], [(0, 0), (7, -7)], b"hello!", 0, 4000000000, [])),
         (0, 1 << 30, bits_event(1, 31, -128, 1, 1, 99, float("inf"), float("nan"))),
-    ], ts_begin=(1 << 27) + (1 << 26) + 50, ts_end=1 << 30, seq=1, discarded=4, cpu=3)
-    p2 = ctfgen.packet([
-        (0, (1 << 30) + 7, bits_event(-1, 2, 8, -1, -32768, -5, -2.5, 123.456)),
-    ], ts_begin=(1 << 30) + 5, ts_end=(1 << 30) + 9, seq=3, discarded=4, cpu=3, pad_to=4096)
+    ], ts_begin=(1 << 27) + (1 << 26) + 50, ts_end=1 << 30, seq=1, discarded=4, cpu=3,
+        header=header)
+    last = [(0, (1 << 30) + 7, bits_event(-1, 2, 8, -1, -32768, -5, -2.5, 123.456))]
+    if header == "large":
+        # 32-bit timestamps: one that wraps, then one too far for them (extended)
+        last += [(40, (1 << 32) + 3, compound_event(["w"], [(1, 1), (2, 2)], b"wrap\0\0",
+                                                    0, 5, [2])),
+                 (0, (1 << 34) + 1, bits_event(0, 1, 2, 3, 4, 2, 1.0, 2.0))]
+    p2 = ctfgen.packet(last, ts_begin=(1 << 30) + 5, ts_end=last[-1][1] + 2, seq=3, discarded=4,
+                       cpu=3, pad_to=4096, header=header)
     # a second stream, on another CPU, interleaved in time
     q0 = ctfgen.packet([
         (0, 5, bits_event(2, 3, 4, 5, 6, 1, 2.0, 2.0)),
         (40, 30, compound_event(["only"], [(2, 2), (3, 3)], b"xyzxyz", 0, 1, [1])),
-    ], ts_begin=0, ts_end=40, seq=0, cpu=1, instance=1)
+    ], ts_begin=0, ts_end=40, seq=0, cpu=1, instance=1, header=header)
     return {"chan_0": p0 + p1 + p2, "chan_1": q0}
 
 
@@ -137,6 +146,16 @@ def ltt(*args):
 def test_corner_cases_identical_to_babeltrace2(tmp_path, opts):
     path = make(tmp_path)
     assert_view_as_babeltrace2(LTT, path, opts, 9)
+
+
+@pytest.mark.parametrize("opts", [[], ["--clock-cycles"], ["-n", "all", "-f", "all"]],
+                         ids=lambda o: " ".join(o) or "default")
+def test_large_event_headers_identical_to_babeltrace2(tmp_path, opts):
+    """event_header_large: a 16-bit id; a 32-bit timestamp (compact) or a
+    32-bit id and a 64-bit timestamp (extended)."""
+    path = make(tmp_path, meta=ctfgen.metadata(EVENTS, header="large"),
+                streams=good_streams("large"))
+    assert_view_as_babeltrace2(LTT, path, opts, 11)
 
 
 def test_corner_cases_with_another_clock(tmp_path):
@@ -191,6 +210,24 @@ def test_truncated_event_content(tmp_path):
     s["chan_0"] = p
     path = make(tmp_path, streams=s)
     one_error(ltt("view", path), "chan_0", "offset")
+
+
+@pytest.mark.parametrize("header", ["compact", "large"])
+def test_event_header_cut_by_the_content_end(tmp_path, header):
+    """An extended event header whose timestamp goes past the content end:
+    the same error whichever way the header is read."""
+    s = good_streams(header)
+    events = [(0, 5, bits_event(0, 0, 0, 0, 0, 0, 0.0, 0.0)),
+              (0, 1 << 40, bits_event(0, 0, 0, 0, 0, 0, 0.0, 0.0))]
+    # packet header and context: 672 bits; the first event ends at bit 896
+    # (compact: 32-bit header) or 960 (large: 48); the second event's
+    # extended header ends 104 or 112 bits later: cut in its timestamp
+    header_end = {"compact": 896 + 104, "large": 960 + 112}[header]
+    whole = ctfgen.packet(events, 0, 1 << 40, header=header)
+    s["chan_0"] = ctfgen.packet(events, 0, 1 << 40, header=header,
+                                content_size=header_end - 32, pad_to=len(whole))
+    path = make(tmp_path, streams=s)
+    one_error(ltt("view", path), "chan_0", "offset", "integer goes past the end")
 
 
 def test_wrong_magic(tmp_path):
