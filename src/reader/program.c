@@ -151,6 +151,7 @@ static size_t emit_fixed(struct emitter *e, enum rd_opcode code, const struct rd
 	if (e->err)
 		return 0;
 	e->p->ops[at].off = (uint32_t)off;
+	e->p->ops[at].boff = (uint32_t)(off / 8);
 	if (code == RD_OP_INT && t->bo == RD_BO_LE && e->run_align >= 8 && off % 8 == 0 &&
 	    (t->size == 8 || t->size == 16 || t->size == 32 || t->size == 64))
 		e->p->ops[at].flags |= RD_OPF_BYTES;
@@ -473,6 +474,8 @@ static struct rd_hdr *fuse_header(const struct rd_prog *p, const struct rd_type 
 		}
 		ho->bits = (uint32_t)off;
 	}
+	h.compact = h.tag_is_id && h.opt[0].nfields == 1 && h.opt[0].bits <= 64 &&
+		h.opt[0].f[0].has_clock && !h.opt[0].f[0].is_id;
 	ret = malloc(sizeof(*ret));
 	if (ret)
 		*ret = h;

@@ -265,6 +265,7 @@ struct rd_op {
 	uint16_t size;		/* bits, for scalars */
 	uint32_t amask;		/* ops out of runs and RUN: alignment - 1, in bits */
 	uint32_t off;		/* ops in a run: bits from the run's start */
+	uint32_t boff;		/* the same in bytes (off / 8), for the one-load ops */
 	uint32_t slot;		/* the value's index in its block */
 	uint32_t voff;		/* the same in bytes: slot * sizeof(struct rd_val) */
 	uint32_t arg;		/* see enum rd_opcode */
@@ -312,6 +313,9 @@ struct rd_hdr {
 	uint32_t tag_voff;		/* its value's byte offset in block 0 */
 	uint32_t var_voff;		/* the variant's */
 	bool tag_is_id;
+	/* the first option is a clock field alone within the first 64 bits
+	 * and the tag is the event id: LTTng's compact option, a straight path */
+	bool compact;
 	unsigned nopts;
 	struct rd_hdr_opt {
 		uint64_t lo, hi;	/* the tag values that select it */

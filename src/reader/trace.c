@@ -68,6 +68,9 @@ struct ltt_event {
 	int kind;		/* enum ltt_record */
 	const struct rd_event_class *ec;
 	uint64_t cycles;
+	/* the time: events keep their clock's cycles, converted when asked
+	 * (rec_ns()); other records their ns (INT64_MIN: none) */
+	const struct rd_clock *clock;	/* events with a time; else NULL */
 	int64_t ns;
 	bool has_time;
 	/* discarded */
@@ -98,6 +101,7 @@ struct rd_stream {
 	const struct rd_val *packet_context;	/* its root in vb, or NULL */
 	struct rd_decoder d;
 	uint64_t clock;
+	const struct rd_clock *time_clock;	/* its class's clock, or NULL */
 	/* the packet's scopes and the event header; then, per event class (by
 	 * index), its contexts and payload: each buffer is decoded by one program */
 	struct rd_vbuf vb[RD_SC_EVENT_HEADER + 1];
@@ -186,6 +190,12 @@ static inline int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
 		   c->base_ns < INT64_MAX / 2))
 		return c->base_ns + (int64_t)v;
 	return cycles_to_ns_slow(c, v);
+}
+
+/* A record's time in ns, INT64_MIN if it has none. */
+static inline int64_t rec_ns(const struct ltt_event *ev)
+{
+	return ev->clock ? cycles_to_ns(ev->clock, ev->cycles) : ev->ns;
 }
 
 /* --- packets -------------------------------------------------------------------- */
@@ -470,7 +480,7 @@ static void close_packet(struct rd_stream *st)
  * Decodes the stream's next record into st->next. Returns 0, 1 at the end of
  * the stream, or -EBADMSG.
  */
-static int stream_advance(struct rd_stream *st)
+static inline __attribute__((always_inline)) int stream_advance(struct rd_stream *st)
 {
 	struct ltt_reader *r = st->r;
 	struct rd_decoder *d = &st->d;
@@ -533,13 +543,9 @@ static int stream_advance(struct rd_stream *st)
 		st->next.kind = LTT_RECORD_EVENT;
 		st->next.ec = ec;
 		st->next.cycles = st->clock;
-		if (st->sc->clock >= 0) {
-			st->next.has_time = true;
-			st->next.ns = cycles_to_ns(&st->trace->meta->clocks[st->sc->clock], st->clock);
-		} else {
-			st->next.has_time = false;
-			st->next.ns = INT64_MIN;
-		}
+		/* converted to ns when asked: --count never does with one stream */
+		st->next.clock = st->time_clock;
+		st->next.has_time = st->time_clock != NULL;
 		return 0;
 bad:
 		seterr(r, "%s: offset %llu: event: %s", st->files[st->cur_file].path,
@@ -567,10 +573,11 @@ static int cmp_str(const char *a, const char *b)
 static int rec_cmp(const struct rd_stream *a, const struct rd_stream *b)
 {
 	const struct ltt_event *x = &a->next, *y = &b->next;
+	int64_t xns = rec_ns(x), yns = rec_ns(y);
 	int c;
 
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
+	if (xns != yns)
+		return xns < yns ? -1 : 1;
 	if (a->major != b->major)
 		return a->major < b->major ? -1 : 1;
 	if (x->kind != y->kind)
@@ -861,6 +868,7 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			st->r = r;
 			st->trace = tr;
 			st->sc = pp.sc;
+			st->time_clock = pp.sc->clock >= 0 ? &tr->meta->clocks[pp.sc->clock] : NULL;
 			st->d.sc = pp.sc;
 			st->d.class_vb = st->class_vb;
 			st->id = pp.has_instance_id && f.has_begin ? pp.instance_id : UINT64_MAX;
@@ -1247,7 +1255,7 @@ int ltt_event_has_time(const struct ltt_event *ev)
 
 int64_t ltt_event_ns(const struct ltt_event *ev)
 {
-	return ev->ns;
+	return rec_ns(ev);
 }
 
 uint64_t ltt_event_cycles(const struct ltt_event *ev)
