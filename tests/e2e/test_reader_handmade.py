@@ -2,6 +2,7 @@
 and corrupt inputs that must give one clear error and a non-zero exit."""
 import json
 import os
+import struct
 import subprocess
 
 import pytest
@@ -286,3 +287,65 @@ def test_count_and_filters(tmp_path):
     path = make(tmp_path)
     assert ltt("view", "--count", path).stdout == "9\n"
     assert ltt("view", "--count", "-e", "comp*", path).stdout == "3\n"
+
+
+# --- packets larger than the reader's window ---------------------------------------
+
+BLOBS = """
+event {
+	name = "blob";
+	id = 0;
+	stream_id = 0;
+	fields := struct { uint32_t n; string s; };
+};
+"""
+
+
+def blob_packet(strings, ts0, seq, cpu=0, instance=0):
+    """A packet of "blob" events (compact headers), one per string, built
+    event by event (ctfgen's bit packer is too slow for megabytes): each
+    starts 32-bit aligned, as the header's alignment puts it: id 0 in the
+    low 5 bits, the timestamp's low 27 bits above, then n and s."""
+    events = [struct.pack("<II", ((ts0 + i) & ((1 << 27) - 1)) << 5, i) + s.encode() + b"\0"
+              for i, s in enumerate(strings)]
+    pad = [(-len(e)) % 4 for e in events]
+    body = b"".join(e + b"\0" * p for e, p in zip(events, pad))
+    head = 84                        # packet header and context, bytes
+    content = (head + len(body) - pad[-1]) * 8
+    ctx = ctfgen.packet([], ts0, ts0 + len(strings), seq=seq, cpu=cpu, instance=instance,
+                        content_size=content, packet_size=(head + len(body)) * 8)
+    assert len(ctx) == head
+    return ctx + body
+
+
+def test_packets_larger_than_the_read_window(tmp_path):
+    """Packets of 0.7 and 1 MiB (the reader reads 256 KiB at a time):
+    events cut by a window's end, an event of 600 KiB (larger than a window),
+    and a small packet after them, as babeltrace2 prints them."""
+    ts0 = 1 << 20
+    # no empty strings: babeltrace2 2.0 prints an earlier value for them
+    p0 = blob_packet(["x" * (1 + (i * 37) % 91) for i in range(14000)], ts0, 0)
+    big = ["y" * (1 + (i * 53) % 67) for i in range(9000)]
+    big[4000] = "z" * (600 << 10)
+    p1 = blob_packet(big, ts0 + 20000, 1)
+    p2 = blob_packet(["last", "end"], ts0 + 40000, 2)
+    assert len(p0) > 2 * (256 << 10) and len(p1) > 3 * (256 << 10)
+    path = ctfgen.write_trace(str(tmp_path / "big"), ctfgen.metadata(BLOBS),
+                              {"chan_0": p0 + p1 + p2})
+    assert_view_as_babeltrace2(LTT, path, [], 14000 + 9000 + 2)
+    assert ltt("view", "--count", path).stdout == "23002\n"
+
+
+def test_event_cut_by_the_content_end_beyond_a_window(tmp_path):
+    """A string that runs past the content end of a packet larger than the
+    window: the same error and offset as if the packet was read at once."""
+    strings = ["x" * 40] * 10000
+    p = bytearray(blob_packet(strings, 1 << 20, 0))
+    # each event: 4 + 4 + 41 bytes, and 3 of padding after the last's content
+    assert len(p) == 84 + 52 * 10000
+    p[-4] = ord("x")                 # the last NUL, the content's last byte
+    path = ctfgen.write_trace(str(tmp_path / "cut"), ctfgen.metadata(BLOBS), {"chan_0": bytes(p)})
+    err = one_error(ltt("view", path), "chan_0", "string without its terminating NUL")
+    # the offset where the event is looked for: the end of the one before
+    # (its header's alignment skips the 3 bytes of padding after that)
+    assert f"offset {len(p) - 52 - 3}:" in err, err
