@@ -939,7 +939,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 		names = g;
 		names[nnames++] = full;
 	}
-	qsort(names, nnames, sizeof(*names), cmp_names);
+	if (nnames)
+		qsort(names, nnames, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < nnames; i++) {
 		struct rd_file f = { .path = names[i] };
 		struct pkt_props pp;
@@ -1191,7 +1192,8 @@ static int scan(struct ltt_reader *r, const char *dir, const char *rel, unsigned
 		nsubs++;
 	}
 	closedir(d);
-	qsort(subs, nsubs, sizeof(*subs), cmp_names);
+	if (nsubs)	/* qsort() wants an array, even of nothing */
+		qsort(subs, nsubs, sizeof(*subs), cmp_names);
 	for (size_t i = 0; i < nsubs && ret == 0; i++) {
 		char *full = path_join(dir, subs[i]);
 		char *srel = rel[0] ? path_join(rel, subs[i]) : strdup(subs[i]);
