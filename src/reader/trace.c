@@ -106,13 +106,14 @@ struct rd_stream {
 	/* the packet's header and context (their values point there) */
 	uint8_t *head;
 	size_t head_cap;
-	/* the window: bytes [win_from, win_from + win_len) of the packet, the
-	 * decoder's buf (d.pos and d.end count from it); win_size bytes are read
-	 * at a time (more after an event that did not fit); at bit refill_at the
-	 * next event is near its end (UINT64_MAX: it holds the content's end) */
+	/* the window: the packet's bytes from byte win_from, the decoder's buf
+	 * (d.pos and d.end count from it, d.end is the window's end or the
+	 * content's); win_size bytes are read at a time (more after an event
+	 * that did not fit; win_cap: allocated); at bit refill_at the next
+	 * event is near its end (UINT64_MAX: it holds the content's end) */
 	uint8_t *win;
 	size_t win_cap, win_size;
-	uint64_t win_from, win_len, refill_at;
+	uint64_t win_from, refill_at;
 	bool done;
 	struct pkt_props pp;
 	const struct rd_val *packet_context;	/* its root in vb, or NULL */
@@ -502,7 +503,6 @@ static int fill_window(struct rd_stream *st, uint64_t at)
 		return ret;
 	}
 	st->win_from = from;
-	st->win_len = len;
 	st->d.buf = st->win;
 	st->d.pos = at - from * 8;
 	if ((from + len) * 8 >= content) {
