@@ -401,12 +401,29 @@ static int64_t decode_scalars(struct rd_decoder *d, uint64_t pos, uint64_t n, st
 			return -1;
 		}
 		p = d->buf + pos / 8;
-		for (uint64_t i = 0; i < n; i++, p += bytes) {
-			uint64_t u = load_le(p, et->size);
-
-			out[i].type = et;
-			out[i].u = et->is_signed && sh ? (uint64_t)((int64_t)(u << sh) >> sh) : u;
+		/* a loop per size: the load and the sign extension known in each */
+#define SCALARS_LOOP(load)						\
+		for (uint64_t i = 0; i < n; i++, p += bytes) {		\
+			uint64_t u = (load);				\
+									\
+			out[i].type = et;				\
+			out[i].u = et->is_signed && sh ? (uint64_t)((int64_t)(u << sh) >> sh) : u; \
 		}
+		switch (et->size) {
+		case 8:
+			SCALARS_LOOP(p[0]);
+			break;
+		case 16:
+			SCALARS_LOOP(load16(p));
+			break;
+		case 32:
+			SCALARS_LOOP(load32(p));
+			break;
+		default:
+			SCALARS_LOOP(load64(p));
+			break;
+		}
+#undef SCALARS_LOOP
 		return (int64_t)(pos + n * et->size);
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -465,7 +482,7 @@ static void thread_ops(struct rd_prog *p, const void *const *code)
 }
 
 /* Makes vb hold p's values: block 0 from p's template (once), nothing after it. */
-static inline int prepare(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
+static inline __attribute__((always_inline)) int prepare(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 {
 	if (unlikely(vb->prog != p)) {
 		vb->n = 0;
@@ -504,7 +521,8 @@ int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 		[RD_OP_FLOAT] = &&op_float, [RD_OP_STRUCT] = &&op_struct, [RD_OP_STRING] = &&op_string,
 		[RD_OP_TEXT] = &&op_text, [RD_OP_SCALARS] = &&op_array, [RD_OP_VARIANT] = &&op_variant,
 		[RD_OP_JUMP] = &&op_jump, [RD_OP_ARRAY] = &&op_array, [RD_OP_NEXT] = &&op_next,
-		[RD_OP_EVENT] = &&op_event, [RD_OP_RETURN] = &&op_return,
+		[RD_OP_EVENT] = &&op_event, [RD_OP_HEADER] = &&op_header,
+		[RD_OP_RETURN] = &&op_return,
 	};
 	const struct rd_op *ops = p->ops;
 	const struct rd_op *op = ops;
@@ -537,7 +555,7 @@ int rd_decode(struct rd_decoder *d, const struct rd_prog *p, struct rd_vbuf *vb)
 /* A scalar of a run, read by expr from at_ (its first byte); its type is the template's. */
 #define SCALAR(expr)							\
 	do {								\
-		const uint8_t *at_ = at + (op->off >> 3);		\
+		const uint8_t *at_ = at + op->boff;			\
 		OUT->u = (expr);					\
 		NEXT();							\
 	} while (0)
@@ -584,26 +602,26 @@ op_sbe32:
 op_f32: {
 	float f;
 
-	memcpy(&f, at + (op->off >> 3), sizeof(f));
+	memcpy(&f, at + op->boff, sizeof(f));
 	OUT->d = f;
 	NEXT();
 }
 op_f64:
-	memcpy(&OUT->d, at + (op->off >> 3), sizeof(double));
+	memcpy(&OUT->d, at + op->boff, sizeof(double));
 	NEXT();
 op_clock:
-	n = load_le(at + (op->off >> 3), op->size);
+	n = load_le(at + op->boff, op->size);
 	if (d->clock)
 		clock_update(d->clock, n, op->size);
 	OUT->u = n;
 	NEXT();
 op_id:
-	OUT->u = d->event_id = load_le(at + (op->off >> 3), op->size);
+	OUT->u = d->event_id = load_le(at + op->boff, op->size);
 	d->has_event_id = true;
 	NEXT();
 op_int:
 	if (likely(op->flags & RD_OPF_BYTES))
-		n = load_le(at + (op->off >> 3), op->size);
+		n = load_le(at + op->boff, op->size);
 	else
 		n = read_bits(buf, start + op->off, op->size, op->flags & RD_OPF_BE);
 	if (unlikely(op->flags & (RD_OPF_SIGNED | RD_OPF_CLOCK | RD_OPF_ID))) {
@@ -717,6 +735,63 @@ op_variant:
 op_jump:
 	op = &ops[op->target];
 	DISPATCH();
+op_header: {
+	/* the whole header from one word (and byte loads past it); anything
+	 * unusual goes to the header's own ops, which say what is wrong */
+	const struct rd_hdr *h = p->hdr;
+	const struct rd_hdr_opt *o = h->opt;
+	uint64_t hp = (pos + op->amask) & ~(uint64_t)op->amask;
+	const uint8_t *hat;
+	uint64_t w, tag;
+
+	if (unlikely(hp > end || end - hp < 64))
+		NEXT();
+	hat = buf + (hp >> 3);
+	w = load64(hat);
+	tag = w & h->tag_mask;
+	if (likely(h->compact && tag - o->lo <= o->hi - o->lo)) {
+		/* within the word checked above: no other check */
+		n = (w >> o->f[0].off) & o->f[0].mask;
+		((struct rd_val *)(frame + h->tag_voff))->u = tag;
+		((struct rd_val *)(frame + h->var_voff))->kids.first = o->kids_first;
+		((struct rd_val *)(frame + o->f[0].voff))->u = n;
+		d->event_id = tag;
+		d->has_event_id = true;
+		if (d->clock)
+			clock_update(d->clock, n, o->f[0].size);
+		pos = hp + o->bits;
+		op = &ops[op->target];
+		DISPATCH();
+	}
+	if (tag - o->lo > o->hi - o->lo) {
+		o++;
+		if (h->nopts < 2 || tag - o->lo > o->hi - o->lo)
+			NEXT();
+	}
+	if (unlikely(end - hp < o->bits))
+		NEXT();
+	((struct rd_val *)(frame + h->tag_voff))->u = tag;
+	((struct rd_val *)(frame + h->var_voff))->kids.first = o->kids_first;
+	if (h->tag_is_id) {
+		d->event_id = tag;
+		d->has_event_id = true;
+	}
+	for (unsigned i = 0; i < o->nfields; i++) {
+		const struct rd_hdr_field *f = &o->f[i];
+
+		n = f->word ? (w >> f->off) & f->mask : load_le(hat + (f->off >> 3), f->size);
+		((struct rd_val *)(frame + f->voff))->u = n;
+		if (f->has_clock && d->clock)
+			clock_update(d->clock, n, f->size);
+		if (f->is_id) {
+			d->event_id = n;
+			d->has_event_id = true;
+		}
+	}
+	pos = hp + o->bits;
+	op = &ops[op->target];
+	DISPATCH();
+}
 op_event: {
 	const struct rd_stream_class *sc = d->sc;
 	uint64_t id = d->has_event_id ? d->event_id : 0;

@@ -30,7 +30,8 @@
  *                  block 0 outside variants no STRUCT: the template has it)
  *   variant        VARIANT o0... JUMP o1... JUMP       (each option its own slot)
  *   array of compounds   ARRAY(arg slots per element) e... NEXT
- * and RETURN after the roots (EVENT after an event header).
+ * and RETURN after the roots (EVENT after an event header, whose ops
+ * follow a HEADER op: the whole header at once when it has LTTng's shape).
  */
 #include "reader-internal.h"
 
@@ -150,6 +151,7 @@ static size_t emit_fixed(struct emitter *e, enum rd_opcode code, const struct rd
 	if (e->err)
 		return 0;
 	e->p->ops[at].off = (uint32_t)off;
+	e->p->ops[at].boff = (uint32_t)(off / 8);
 	if (code == RD_OP_INT && t->bo == RD_BO_LE && e->run_align >= 8 && off % 8 == 0 &&
 	    (t->size == 8 || t->size == 16 || t->size == 32 || t->size == 64))
 		e->p->ops[at].flags |= RD_OPF_BYTES;
@@ -373,10 +375,118 @@ static void compile(struct emitter *e, const struct rd_type *t, uint32_t slot)
 	}
 }
 
+/* The bits an unsigned little-endian integer or enum of an rd_hdr can be, or 0. */
+static unsigned hdr_int_size(const struct rd_type *t, uint32_t max_align)
+{
+	if ((t->kind != RD_INT && t->kind != RD_ENUM) || t->is_signed || t->align > max_align ||
+	    t->bo != RD_BO_LE || t->size == 0 || t->size > 64 ||
+	    (t->clock >= 0 && t->is_event_id))
+		return 0;
+	return t->size;
+}
+
+/* The one range of enum e's mappings that selects option opt of variant var, or false. */
+static bool hdr_option_range(const struct rd_type *var, const struct rd_type *e, unsigned opt,
+			     uint64_t *lo, uint64_t *hi)
+{
+	bool found = false;
+
+	for (size_t m = 0; m < e->nmappings; m++) {
+		if (var->opt_of_mapping[m] != (int32_t)opt)
+			continue;
+		if (found || e->mappings[m].nranges != 1)
+			return false;
+		*lo = (uint64_t)e->mappings[m].ranges[0].lo;
+		*hi = (uint64_t)e->mappings[m].ranges[0].hi;
+		found = *lo <= *hi;
+		if (!found)
+			return false;
+	}
+	return found;
+}
+
+/*
+ * The struct rd_hdr of event header t (its value in slot `root` of p's
+ * block 0), if t has that shape (see reader-internal.h), or NULL. The value
+ * slots are those compile() gave, read back from the template; the bit
+ * offsets are those the header's own ops would reach.
+ */
+static struct rd_hdr *fuse_header(const struct rd_prog *p, const struct rd_type *t, uint32_t root)
+{
+	const struct rd_type *tag, *var;
+	const struct rd_val *sv = &p->tmpl[root];
+	uint32_t a = t->align, tag_slot, var_slot;
+	unsigned tag_bits;
+	struct rd_hdr h = { 0 }, *ret;
+
+	if (t->kind != RD_STRUCT || a < 8 || t->nmembers != 2)
+		return NULL;
+	tag = t->members[0].type;
+	var = t->members[1].type;
+	tag_bits = hdr_int_size(tag, a);
+	if (!tag_bits || tag->kind != RD_ENUM || tag->clock >= 0 || var->kind != RD_VARIANT ||
+	    var->tag.target != tag || var->nmembers > 2 || var->align > a)
+		return NULL;
+	tag_slot = root + sv->kids.first;
+	var_slot = tag_slot + 1;
+	h.tag_mask = tag_bits == 64 ? UINT64_MAX : (UINT64_C(1) << tag_bits) - 1;
+	h.tag_voff = tag_slot * (uint32_t)sizeof(struct rd_val);
+	h.var_voff = var_slot * (uint32_t)sizeof(struct rd_val);
+	h.tag_is_id = tag->is_event_id;
+	h.nopts = (unsigned)var->nmembers;
+	for (unsigned i = 0; i < h.nopts; i++) {
+		const struct rd_type *o = var->members[i].type;
+		struct rd_hdr_opt *ho = &h.opt[i];
+		uint64_t off = ((uint64_t)tag_bits + var->align - 1) & ~(uint64_t)(var->align - 1);
+		uint32_t oslot = 0;
+
+		/* the variant's option slots: after its own, in order (compile()) */
+		for (size_t k = 0; k < p->nops; k++)
+			if (p->ops[k].code == RD_OP_VARIANT && p->ops[k].type == var)
+				oslot = p->options[p->ops[k].target + i].slot;
+		if (!oslot || o->kind != RD_STRUCT || o->align > a || o->nmembers > 2 ||
+		    !hdr_option_range(var, tag, i, &ho->lo, &ho->hi))
+			return NULL;
+		for (unsigned j = 0; j < i; j++)
+			if (ho->lo <= h.opt[j].hi && h.opt[j].lo <= ho->hi)
+				return NULL;
+		ho->kids_first = oslot - var_slot;
+		ho->nfields = (unsigned)o->nmembers;
+		off = (off + o->align - 1) & ~(uint64_t)(o->align - 1);
+		for (unsigned j = 0; j < ho->nfields; j++) {
+			const struct rd_type *ft = o->members[j].type;
+			struct rd_hdr_field *f = &ho->f[j];
+			unsigned size = hdr_int_size(ft, a);
+
+			if (!size)
+				return NULL;
+			off = (off + ft->align - 1) & ~(uint64_t)(ft->align - 1);
+			f->off = (uint32_t)off;
+			f->size = (uint16_t)size;
+			f->word = off + size <= 64;
+			if (!f->word && (off % 8 || (size != 8 && size != 16 && size != 32 && size != 64)))
+				return NULL;
+			f->mask = size == 64 ? UINT64_MAX : (UINT64_C(1) << size) - 1;
+			f->is_id = ft->is_event_id;
+			f->has_clock = ft->clock >= 0;
+			f->voff = (oslot + p->tmpl[oslot].kids.first + j) * (uint32_t)sizeof(struct rd_val);
+			off += size;
+		}
+		ho->bits = (uint32_t)off;
+	}
+	h.compact = h.tag_is_id && h.opt[0].nfields == 1 && h.opt[0].bits <= 64 &&
+		h.opt[0].f[0].has_clock && !h.opt[0].f[0].is_id;
+	ret = malloc(sizeof(*ret));
+	if (ret)
+		*ret = h;
+	return ret;
+}
+
 int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned scopes,
 		    struct rd_prog **ret_prog)
 {
 	struct emitter e = { .run = NO_RUN };
+	size_t hdr_op = NO_RUN;
 
 	e.p = calloc(1, sizeof(*e.p));
 	if (!e.p)
@@ -389,7 +499,11 @@ int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned sco
 		if (roots[sc]) {
 			e.scope = sc;
 			e.p->root[sc] = (int32_t)take(&e, 1);
+			if (sc == RD_SC_EVENT_HEADER)
+				hdr_op = emit_alone(&e, RD_OP_HEADER, roots[sc], 0);
 			compile(&e, roots[sc], (uint32_t)e.p->root[sc]);
+			if (sc == RD_SC_EVENT_HEADER && !e.err)
+				e.p->ops[hdr_op].target = (uint32_t)e.p->nops;
 		}
 		if (sc < RD_SC_COMMON_CONTEXT) {
 			e.p->scope[e.p->nscopes].sc = sc;
@@ -404,6 +518,15 @@ int rd_prog_compile(const struct rd_type *const roots[RD_SC_COUNT], unsigned sco
 			e.err = -ENOMEM;
 		for (size_t i = 0; !e.err && i < e.ntmpl; i++)
 			e.p->tmpl[e.tmpl[i].slot] = e.tmpl[i].v;
+	}
+	if (!e.err && hdr_op != NO_RUN) {
+		e.p->hdr = fuse_header(e.p, roots[RD_SC_EVENT_HEADER],
+				       (uint32_t)e.p->root[RD_SC_EVENT_HEADER]);
+		if (!e.p->hdr) {
+			/* not that shape (or no memory for it): a jump to the header's ops */
+			e.p->ops[hdr_op].code = RD_OP_JUMP;
+			e.p->ops[hdr_op].target = (uint32_t)hdr_op + 1;
+		}
 	}
 	free(e.placed);
 	free(e.tmpl);
@@ -434,5 +557,6 @@ void rd_prog_free(struct rd_prog *p)
 	free(p->ops);
 	free(p->options);
 	free(p->tmpl);
+	free(p->hdr);
 	free(p);
 }

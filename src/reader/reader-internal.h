@@ -231,6 +231,11 @@ enum rd_opcode {
 	RD_OP_NEXT,		/* next element: back to op target, or the array is done */
 	RD_OP_EVENT,		/* ends an event header: runs the program of the event's
 				 * class into its buffer (struct rd_decoder) */
+	RD_OP_HEADER,		/* an event header of LTTng's shape read at once
+				 * (struct rd_hdr), then on at op target (its EVENT);
+				 * when it cannot (near the content end, a tag that
+				 * selects neither option), the header's own ops that
+				 * follow it decode it. Without that shape: a no-op */
 	RD_OP_RETURN,
 };
 
@@ -260,6 +265,7 @@ struct rd_op {
 	uint16_t size;		/* bits, for scalars */
 	uint32_t amask;		/* ops out of runs and RUN: alignment - 1, in bits */
 	uint32_t off;		/* ops in a run: bits from the run's start */
+	uint32_t boff;		/* the same in bytes (off / 8), for the one-load ops */
 	uint32_t slot;		/* the value's index in its block */
 	uint32_t voff;		/* the same in bytes: slot * sizeof(struct rd_val) */
 	uint32_t arg;		/* see enum rd_opcode */
@@ -279,6 +285,7 @@ struct rd_prog {
 	 * changes, and the structs (not in the ops) */
 	struct rd_val *tmpl;
 	unsigned depth;		/* deepest nesting of array blocks */
+	struct rd_hdr *hdr;	/* RD_OP_HEADER's, or NULL */
 	bool threaded;		/* its ops' addr are set */
 	unsigned scopes;	/* 1 << enum rd_scope_id of each scope it decodes */
 	int32_t root[RD_SC_COUNT];	/* slot of each scope's root, -1 if none */
@@ -286,6 +293,44 @@ struct rd_prog {
 	 * event's contexts and payload: decoded last, they are not listed) */
 	unsigned nscopes;
 	struct { int sc; int32_t root; } scope[RD_SC_COUNT];
+};
+
+/*
+ * An event header of LTTng's shape: a struct aligned to a byte or more whose
+ * first member is an unsigned little-endian integer or enum tag (the event
+ * id), and whose second and last is a variant on it of one or two structs of
+ * unsigned little-endian integers (two at most: an event id, a timestamp),
+ * each selected by one range of the tag. Every alignment inside is no
+ * larger than the struct's, so that each field is at a fixed bit offset
+ * from the header's start: `event_header_compact` (5-bit id; 27-bit
+ * timestamp, or 32-bit id and 64-bit timestamp) and `event_header_large`
+ * (16-bit id; 32-bit timestamp, or the same). RD_OP_HEADER reads it with
+ * one 64-bit load (fields within its first 64 bits) and byte loads (the
+ * others), from offsets and value slots computed here once.
+ */
+struct rd_hdr {
+	uint64_t tag_mask;		/* the tag: the low bits of the first word */
+	uint32_t tag_voff;		/* its value's byte offset in block 0 */
+	uint32_t var_voff;		/* the variant's */
+	bool tag_is_id;
+	/* the first option is a clock field alone within the first 64 bits
+	 * and the tag is the event id: LTTng's compact option, a straight path */
+	bool compact;
+	unsigned nopts;
+	struct rd_hdr_opt {
+		uint64_t lo, hi;	/* the tag values that select it */
+		uint32_t bits;		/* from the header's start to its end */
+		uint32_t kids_first;	/* the variant's kids.first when taken */
+		unsigned nfields;
+		struct rd_hdr_field {
+			uint32_t off;	/* bits from the header's start */
+			uint32_t voff;	/* its value's byte offset in block 0 */
+			uint16_t size;	/* bits */
+			bool word;	/* within the first 64 bits; else a load at off / 8 */
+			bool is_id, has_clock;
+			uint64_t mask;
+		} f[2];
+	} opt[2];
 };
 
 #define RD_MAX_FRAMES (2 * RD_MAX_DEPTH + 2)

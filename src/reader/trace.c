@@ -1,6 +1,6 @@
 /*
- * trace.c - opening trace directories, walking packets of memory-mapped
- * stream files, and merging every stream into one time-ordered sequence.
+ * trace.c - opening trace directories, walking the packets of stream files
+ * (read, not mapped), and merging every stream into one time-ordered sequence.
  *
  * Model (as babeltrace2's src.ctf.fs + muxer): a directory holding a
  * `metadata` file is a trace; its other regular files are data stream files;
@@ -10,9 +10,12 @@
  * over streams gives the oldest, ties broken in babeltrace2's muxer order.
  *
  * Memory: per stream, the value buffers of one packet and of each event
- * class. The pages of a packet are mapped a window at a time ahead of the
- * decoder and dropped behind it (MADV_DONTNEED), so that the resident size
- * does not grow with the trace, nor with the packets' size.
+ * class, and two buffers: the packet's header and context, and a window of
+ * RD_READ_WINDOW bytes of its events, both read with pread(2) (files are not
+ * mapped: mapping pages and dropping them again cost more than copying them,
+ * and copied bytes are in the cache when the decoder reads them). The
+ * resident size grows neither with the trace nor with its packets; only an
+ * event larger than the window grows it, to that event's size.
  */
 #include "reader-internal.h"
 
@@ -31,7 +34,12 @@
 #include "util/macros.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
-#define RD_READ_WINDOW (256u << 10)	/* bytes of a packet mapped ahead of the decoder */
+#define RD_READ_WINDOW (256u << 10)	/* bytes of a packet read ahead of the decoder */
+#define RD_WINDOW_ALIGN 4096u		/* windows start this many bytes apart in a packet:
+					 * a multiple of any alignment (bits from the packet) */
+#define RD_WINDOW_MARGIN (16u << 10)	/* an event starting this close to the window's end
+					 * is read again at the start of the next one */
+#define RD_HEAD_BYTES 4096u		/* first guess at a packet's header and context */
 
 struct rd_trace {
 	char *path;		/* absolute */
@@ -42,9 +50,8 @@ struct rd_trace {
 
 struct rd_file {
 	char *path;
-	const uint8_t *map;
+	const uint8_t *map;	/* rd_reader_open_mem(): the caller's bytes; else NULL (read) */
 	size_t size;
-	bool mapped;		/* ours to madvise and unmap (else a caller's buffer) */
 	int64_t begin_ns;
 	uint64_t begin_raw;
 	bool has_begin;
@@ -68,6 +75,9 @@ struct ltt_event {
 	int kind;		/* enum ltt_record */
 	const struct rd_event_class *ec;
 	uint64_t cycles;
+	/* the time: events keep their clock's cycles, converted when asked
+	 * (rec_ns()); other records their ns (INT64_MIN: none) */
+	const struct rd_clock *clock;	/* events with a time; else NULL */
 	int64_t ns;
 	bool has_time;
 	/* discarded */
@@ -90,14 +100,26 @@ struct rd_stream {
 	size_t nfiles, cur_file;
 	uint64_t off;		/* byte offset of the current packet in the file */
 	bool in_packet;
-	/* the pages of the current packet mapped at once, [win_start, win_end)
-	 * in the file; those behind are dropped as the decoder moves on */
-	uint64_t win_start, win_end;
+	/* the current file (fd_file: its index), open while the stream reads it */
+	int fd;
+	size_t fd_file;
+	/* the packet's header and context (their values point there) */
+	uint8_t *head;
+	size_t head_cap;
+	/* the window: the packet's bytes from byte win_from, the decoder's buf
+	 * (d.pos and d.end count from it, d.end is the window's end or the
+	 * content's); win_size bytes are read at a time (more after an event
+	 * that did not fit; win_cap: allocated); at bit refill_at the next
+	 * event is near its end (UINT64_MAX: it holds the content's end) */
+	uint8_t *win;
+	size_t win_cap, win_size;
+	uint64_t win_from, refill_at;
 	bool done;
 	struct pkt_props pp;
 	const struct rd_val *packet_context;	/* its root in vb, or NULL */
 	struct rd_decoder d;
 	uint64_t clock;
+	const struct rd_clock *time_clock;	/* its class's clock, or NULL */
 	/* the packet's scopes and the event header; then, per event class (by
 	 * index), its contexts and payload: each buffer is decoded by one program */
 	struct rd_vbuf vb[RD_SC_EVENT_HEADER + 1];
@@ -129,7 +151,6 @@ struct ltt_reader {
 	const uint8_t *const *mem_data;
 	const size_t *mem_size;
 	size_t nmem;
-	bool no_populate;	/* the kernel has no MADV_POPULATE_READ */
 };
 
 static void seterr(struct ltt_reader *r, const char *fmt, ...)
@@ -188,6 +209,12 @@ static inline int64_t cycles_to_ns(const struct rd_clock *c, uint64_t v)
 	return cycles_to_ns_slow(c, v);
 }
 
+/* A record's time in ns, INT64_MIN if it has none. */
+static inline int64_t rec_ns(const struct ltt_event *ev)
+{
+	return ev->clock ? cycles_to_ns(ev->clock, ev->cycles) : ev->ns;
+}
+
 /* --- packets -------------------------------------------------------------------- */
 
 static uint64_t member_u64(const struct rd_vbuf *vb, int64_t root, const char *name, bool *found)
@@ -207,24 +234,27 @@ static uint64_t member_u64(const struct rd_vbuf *vb, int64_t root, const char *n
 }
 
 /*
- * Decodes the packet header and context at byte off of a file (map, size)
- * with decoder d (its buffers in vb). Returns 0, or -EBADMSG with the reason
- * in r->errmsg.
+ * Decodes the packet header and context at byte off of a file, `left` bytes
+ * before its end, from buf: the first len (<= left) of those bytes; with
+ * decoder d (its buffers in vb; d->buf is buf after). Returns 0, -EAGAIN if
+ * they do not decode from len < left bytes (more bytes may do), or -EBADMSG
+ * with the reason in r->errmsg.
  */
 static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *path,
-		       const uint8_t *map, size_t size, uint64_t off, struct rd_decoder *d,
-		       struct rd_vbuf *vb, uint64_t *clock, struct pkt_props *pp)
+		       const uint8_t *buf, uint64_t len, uint64_t left, uint64_t off,
+		       struct rd_decoder *d, struct rd_vbuf *vb, uint64_t *clock,
+		       struct pkt_props *pp)
 {
 	struct rd_meta *m = tr->meta;
-	uint64_t avail = (uint64_t)(size - off) * 8;
+	uint64_t avail = left * 8;
 	bool f;
 	uint64_t v;
 
 	memset(pp, 0, sizeof(*pp));
 	pp->cpu = -1;
-	d->buf = map + off;
+	d->buf = buf;
 	d->pos = 0;
-	d->end = avail;
+	d->end = len * 8;
 	d->clock = clock;
 	for (int i = 0; i < RD_SC_COUNT; i++) {
 		d->scope_buf[i] = NULL;
@@ -236,6 +266,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		vb[RD_SC_PACKET_HEADER].n = 0;
 		root = rd_decode(d, m->packet_header_prog, &vb[RD_SC_PACKET_HEADER]) < 0 ? -1 :
 			d->scope_root[RD_SC_PACKET_HEADER];
+		if (root < 0 && len < left)
+			return -EAGAIN;
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet header: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -296,6 +328,8 @@ static int read_packet(struct ltt_reader *r, struct rd_trace *tr, const char *pa
 		pv->n = 0;
 		root = rd_decode(d, pp->sc->packet_context_prog, pv) < 0 ? -1 :
 			d->scope_root[RD_SC_PACKET_CONTEXT];
+		if (root < 0 && len < left)
+			return -EAGAIN;
 		if (root < 0) {
 			seterr(r, "%s: offset %llu: packet context: %s", path,
 			       (unsigned long long)off, d->errmsg);
@@ -360,13 +394,145 @@ static void queue_discarded(struct rd_stream *st, int kind, uint64_t count,
 	}
 }
 
-static long page_size(void)
+/* Reads len bytes at off of fd into *buf (grown to len, *cap its size): 0 or -errno. */
+static int read_at(int fd, uint8_t **buf, size_t *cap, size_t len, uint64_t off)
 {
-	static long size;
+	size_t got = 0;
 
-	if (!size)
-		size = sysconf(_SC_PAGESIZE);
-	return size;
+	if (len > *cap) {
+		uint8_t *g = realloc(*buf, len);
+
+		if (!g)
+			return -ENOMEM;
+		*buf = g;
+		*cap = len;
+	}
+	while (got < len) {
+		ssize_t n = pread(fd, *buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* the file shrank under us */
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Decodes the header and context of the packet at byte off of file f (open
+ * as fd unless in memory), reading them into *buf (*cap: its size), RD_HEAD_BYTES
+ * first and twice as many until they decode. Returns as read_packet(), or
+ * -errno (r->errmsg set).
+ */
+static int decode_head(struct ltt_reader *r, struct rd_trace *tr, const struct rd_file *f, int fd,
+		       uint64_t off, uint8_t **buf, size_t *cap, struct rd_decoder *d,
+		       struct rd_vbuf *vb, uint64_t *clock, struct pkt_props *pp)
+{
+	uint64_t left = f->size - off;
+	uint64_t len = left < RD_HEAD_BYTES ? left : RD_HEAD_BYTES;
+	int ret;
+
+	if (f->map)
+		return read_packet(r, tr, f->path, f->map + off, left, left, off, d, vb, clock, pp);
+	for (;;) {
+		ret = read_at(fd, buf, cap, (size_t)len, off);
+		if (ret < 0) {
+			seterr(r, "%s: offset %llu: %s", f->path, (unsigned long long)off,
+			       strerror(-ret));
+			return ret;
+		}
+		ret = read_packet(r, tr, f->path, *buf, len, left, off, d, vb, clock, pp);
+		if (ret != -EAGAIN)
+			return ret;
+		len = len * 2 < left ? len * 2 : left;
+	}
+}
+
+/* Opens file i of the stream (st->fd) unless open or in memory: 0 or -errno. */
+static int open_file(struct rd_stream *st, size_t i)
+{
+	const struct rd_file *f = &st->files[i];
+
+	if (f->map || (st->fd >= 0 && st->fd_file == i))
+		return 0;
+	if (st->fd >= 0)
+		close(st->fd);
+	st->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (st->fd < 0) {
+		int ret = -errno;
+
+		seterr(st->r, "%s: %s", f->path, strerror(-ret));
+		return ret;
+	}
+	st->fd_file = i;
+	return 0;
+}
+
+/*
+ * Makes the window hold the packet's content from bit `at` of the packet
+ * (RD_WINDOW_ALIGN bytes before it at most: alignments stay), win_size
+ * bytes of it or up to its end, and points the decoder at it. Returns 0,
+ * or -errno (r->errmsg set).
+ */
+static int fill_window(struct rd_stream *st, uint64_t at)
+{
+	const struct rd_file *f = &st->files[st->cur_file];
+	uint64_t content = st->pp.content_bits;
+	uint64_t from = (at / 8) & ~(uint64_t)(RD_WINDOW_ALIGN - 1);
+	uint64_t len = (content + 7) / 8 - from;
+	int ret;
+
+	if (f->map) {
+		/* in memory: the whole packet at once */
+		st->d.buf = f->map + st->off;
+		st->d.pos = at;
+		st->d.end = content;
+		st->win_from = 0;
+		st->refill_at = UINT64_MAX;
+		return 0;
+	}
+	if (len > st->win_size)
+		len = st->win_size;
+	ret = read_at(st->fd, &st->win, &st->win_cap, (size_t)len, st->off + from);
+	if (ret < 0) {
+		seterr(st->r, "%s: offset %llu: %s", f->path, (unsigned long long)(st->off + from),
+		       strerror(-ret));
+		return ret;
+	}
+	st->win_from = from;
+	st->d.buf = st->win;
+	st->d.pos = at - from * 8;
+	if ((from + len) * 8 >= content) {
+		st->d.end = content - from * 8;
+		st->refill_at = UINT64_MAX;
+	} else {
+		st->d.end = len * 8;
+		st->refill_at = len > RD_WINDOW_MARGIN ? (len - RD_WINDOW_MARGIN) * 8 : 0;
+	}
+	return 0;
+}
+
+/*
+ * An event did not decode from the window, which ends before the packet's
+ * content: reads it again from the event's start, twice as much if it
+ * started the window already. Returns 1 (decode again), 0 (the window
+ * cannot help: the error stands) or -errno.
+ */
+static int widen_window(struct rd_stream *st, uint64_t start)
+{
+	uint64_t at = st->win_from * 8 + start;	/* bits from the packet */
+
+	if (st->refill_at == UINT64_MAX)
+		return 0;
+	if ((at / 8 & ~(uint64_t)(RD_WINDOW_ALIGN - 1)) == st->win_from) {
+		if (st->win_size > SIZE_MAX / 2)
+			return 0;
+		st->win_size *= 2;
+	}
+	return fill_window(st, at) < 0 ? -EIO : 1;
 }
 
 /* Opens the packet at st->off of the current file; 0, 1 at end of stream, or -errno. */
@@ -385,13 +551,19 @@ static int open_packet(struct rd_stream *st)
 		st->cur_file++;
 		st->off = 0;
 	}
-	ret = read_packet(r, st->trace, f->path, f->map, f->size, st->off, &st->d, st->vb,
-			  &st->clock, &st->pp);
+	ret = open_file(st, st->cur_file);
+	if (ret < 0)
+		return ret;
+	ret = decode_head(r, st->trace, f, st->fd, st->off, &st->head, &st->head_cap, &st->d,
+			  st->vb, &st->clock, &st->pp);
+	if (ret < 0)
+		return ret;
+	/* the window after an event larger than it: back to its size */
+	st->win_size = RD_READ_WINDOW;
+	ret = fill_window(st, st->d.pos);
 	if (ret < 0)
 		return ret;
 	st->in_packet = true;
-	st->win_start = st->off & ~(uint64_t)(page_size() - 1);
-	st->win_end = st->off;	/* the first event maps the first window */
 	st->cpu = st->pp.cpu;
 	st->packet_context = st->sc->packet_context ?
 		scope_value(&st->vb[RD_SC_PACKET_CONTEXT], st->sc->packet_context_prog,
@@ -416,53 +588,13 @@ static int open_packet(struct rd_stream *st)
 	return 0;
 }
 
-/*
- * The decoder reached byte `at` of the file, past the window: the pages
- * before it are dropped (nothing decoded from them is used any more: the
- * caller's previous record of this stream is stale now) and the next
- * RD_READ_WINDOW bytes of the packet are mapped with one call, not a page
- * fault every few pages (MADV_POPULATE_READ, Linux 5.14+; without it they
- * fault in as they are read).
- */
-static void slide_window(struct rd_stream *st, uint64_t at)
-{
-	struct rd_file *f = &st->files[st->cur_file];
-	uint64_t page = (uint64_t)page_size();
-	uint64_t first = at & ~(page - 1);
-	uint64_t end = st->off + st->pp.packet_bits / 8;
-
-	if (!f->mapped) {
-		st->win_end = UINT64_MAX;
-		return;
-	}
-	if (first > st->win_start) {
-		madvise((void *)(f->map + st->win_start), first - st->win_start, MADV_DONTNEED);
-		st->win_start = first;
-	}
-	if (end > first + RD_READ_WINDOW)
-		end = first + RD_READ_WINDOW;
-	if (end <= at)
-		end = at + 1;
-	if (!st->r->no_populate &&
-	    madvise((void *)(f->map + first), end - first, MADV_POPULATE_READ) < 0 && errno == EINVAL)
-		st->r->no_populate = true;	/* an older kernel */
-	st->win_end = end;
-}
-
 static void close_packet(struct rd_stream *st)
 {
-	struct rd_file *f = &st->files[st->cur_file];
-	uint64_t next = st->off + st->pp.packet_bits / 8;
-	uint64_t drop_end = next & ~(uint64_t)(page_size() - 1);
-
-	/* the pages of this packet are not needed any more: keep RSS bounded */
-	if (f->mapped && drop_end > st->win_start)
-		madvise((void *)(f->map + st->win_start), drop_end - st->win_start, MADV_DONTNEED);
 	st->prev_discarded = st->pp.discarded;
 	st->prev_seq = st->pp.seq;
 	st->prev_end_raw = st->pp.end_raw;
 	st->have_prev = true;
-	st->off = next;
+	st->off += st->pp.packet_bits / 8;
 	st->in_packet = false;
 }
 
@@ -470,7 +602,7 @@ static void close_packet(struct rd_stream *st)
  * Decodes the stream's next record into st->next. Returns 0, 1 at the end of
  * the stream, or -EBADMSG.
  */
-static int stream_advance(struct rd_stream *st)
+static inline __attribute__((always_inline)) int stream_advance(struct rd_stream *st)
 {
 	struct ltt_reader *r = st->r;
 	struct rd_decoder *d = &st->d;
@@ -491,17 +623,18 @@ static int stream_advance(struct rd_stream *st)
 				return ret;
 			continue;
 		}
+		if (unlikely(d->pos >= st->refill_at)) {
+			/* near the window's end: the next window from this event */
+			ret = fill_window(st, st->win_from * 8 + d->pos);
+			if (ret < 0)
+				return -EBADMSG;
+		}
 		if (d->pos >= d->end) {
 			close_packet(st);
 			continue;
 		}
 		start = d->pos;
 		d->has_event_id = false;
-		if (unlikely(st->off + start / 8 >= st->win_end))
-			slide_window(st, st->off + start / 8);
-		/* the cache lines a few events ahead (within a page, the hardware
-		 * prefetcher would; across pages it does not) */
-		__builtin_prefetch(d->buf + start / 8 + 1024);
 		if (st->sc->event_header) {
 			/* the header, then the class's contexts and payload */
 			ret = rd_decode(d, st->sc->event_header_prog, &st->vb[RD_SC_EVENT_HEADER]);
@@ -514,18 +647,26 @@ static int stream_advance(struct rd_stream *st)
 		}
 		if (ret == RD_UNKNOWN_EVENT) {
 			seterr(r, "%s: offset %llu: unknown event id %llu in stream class %llu",
-			       st->files[st->cur_file].path, (unsigned long long)(st->off + start / 8),
+			       st->files[st->cur_file].path,
+			       (unsigned long long)(st->off + st->win_from + start / 8),
 			       (unsigned long long)(d->has_event_id ? d->event_id : 0),
 			       (unsigned long long)st->sc->id);
 			return -EBADMSG;
 		}
-		if (ret < 0)
+		if (ret < 0) {
+			/* cut by the window's end rather than the content's? */
+			ret = widen_window(st, start);
+			if (ret > 0)
+				continue;
+			if (ret < 0)
+				return -EBADMSG;
 			goto bad;
+		}
 		vb = &st->class_vb[ec->index];
 		st->next.body = vb;
 		if (d->pos == start) {
 			seterr(r, "%s: offset %llu: event of size zero", st->files[st->cur_file].path,
-			       (unsigned long long)(st->off + start / 8));
+			       (unsigned long long)(st->off + st->win_from + start / 8));
 			return -EBADMSG;
 		}
 		st->next.packet_context = st->packet_context;
@@ -533,17 +674,13 @@ static int stream_advance(struct rd_stream *st)
 		st->next.kind = LTT_RECORD_EVENT;
 		st->next.ec = ec;
 		st->next.cycles = st->clock;
-		if (st->sc->clock >= 0) {
-			st->next.has_time = true;
-			st->next.ns = cycles_to_ns(&st->trace->meta->clocks[st->sc->clock], st->clock);
-		} else {
-			st->next.has_time = false;
-			st->next.ns = INT64_MIN;
-		}
+		/* converted to ns when asked: --count never does with one stream */
+		st->next.clock = st->time_clock;
+		st->next.has_time = st->time_clock != NULL;
 		return 0;
 bad:
 		seterr(r, "%s: offset %llu: event: %s", st->files[st->cur_file].path,
-		       (unsigned long long)(st->off + start / 8), d->errmsg);
+		       (unsigned long long)(st->off + st->win_from + start / 8), d->errmsg);
 		return -EBADMSG;
 	}
 }
@@ -567,10 +704,11 @@ static int cmp_str(const char *a, const char *b)
 static int rec_cmp(const struct rd_stream *a, const struct rd_stream *b)
 {
 	const struct ltt_event *x = &a->next, *y = &b->next;
+	int64_t xns = rec_ns(x), yns = rec_ns(y);
 	int c;
 
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
+	if (xns != yns)
+		return xns < yns ? -1 : 1;
 	if (a->major != b->major)
 		return a->major < b->major ? -1 : 1;
 	if (x->kind != y->kind)
@@ -696,8 +834,6 @@ static int map_file(const char *path, const uint8_t **ret_map, size_t *ret_size)
 	}
 	close(fd);
 	madvise(map, (size_t)stt.st_size, MADV_SEQUENTIAL);
-	/* mapped a window at a time (slide_window()): not by 2 MiB pages */
-	madvise(map, (size_t)stt.st_size, MADV_NOHUGEPAGE);
 	*ret_map = map;
 	*ret_size = (size_t)stt.st_size;
 	return 0;
@@ -712,12 +848,13 @@ static void stream_free(struct rd_stream *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nfiles; i++) {
-		if (st->files[i].map && st->files[i].mapped)
-			munmap((void *)st->files[i].map, st->files[i].size);
+	for (size_t i = 0; i < st->nfiles; i++)
 		free(st->files[i].path);
-	}
 	free(st->files);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st->head);
+	free(st->win);
 	for (size_t i = 0; i < ARRAY_SIZE(st->vb); i++)
 		rd_vbuf_free(&st->vb[i]);
 	for (size_t i = 0; st->class_vb && i < st->sc->nevents; i++)
@@ -757,6 +894,9 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 	struct rd_stream **mine = NULL;
 	size_t nmine = 0;
 	struct rd_vbuf vb[RD_SC_COUNT] = { 0 };
+	uint8_t *head = NULL;		/* each file's first packet's header and context */
+	size_t head_cap = 0;
+	int fd = -1;
 	int ret = 0;
 
 	if (r->mem_data) {
@@ -799,7 +939,8 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 		names = g;
 		names[nnames++] = full;
 	}
-	qsort(names, nnames, sizeof(*names), cmp_names);
+	if (nnames)
+		qsort(names, nnames, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < nnames; i++) {
 		struct rd_file f = { .path = names[i] };
 		struct pkt_props pp;
@@ -812,21 +953,29 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			f.map = r->mem_data[i];
 			f.size = r->mem_size[i];
 		} else {
-			ret = map_file(f.path, &f.map, &f.size);
-			if (ret < 0) {
+			struct stat stt;
+
+			fd = open(f.path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0 || fstat(fd, &stt) < 0) {
+				ret = -errno;
 				seterr(r, "%s: %s", f.path, strerror(-ret));
 				goto out;
 			}
-			f.mapped = true;
+			f.size = (size_t)stt.st_size;
 		}
-		if (f.size == 0)
+		if (f.size == 0) {
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
 			continue;	/* babeltrace2 ignores empty stream files */
-		ret = read_packet(r, tr, f.path, f.map, f.size, 0, &d, vb, &clock, &pp);
-		if (ret < 0) {
-			if (f.mapped)
-				munmap((void *)f.map, f.size);
-			goto out;
 		}
+		/* its first packet: the stream it belongs to, its first time */
+		ret = decode_head(r, tr, &f, fd, 0, &head, &head_cap, &d, vb, &clock, &pp);
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		if (ret < 0)
+			goto out;
 		f.has_begin = pp.has_begin && pp.sc->clock >= 0;
 		if (f.has_begin) {
 			f.begin_raw = pp.begin_raw;
@@ -851,8 +1000,6 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 				if (st)
 					free(st->class_vb);
 				free(st);
-				if (f.mapped)
-					munmap((void *)f.map, f.size);
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -861,15 +1008,15 @@ static int open_streams(struct ltt_reader *r, struct rd_trace *tr)
 			st->r = r;
 			st->trace = tr;
 			st->sc = pp.sc;
+			st->time_clock = pp.sc->clock >= 0 ? &tr->meta->clocks[pp.sc->clock] : NULL;
 			st->d.sc = pp.sc;
 			st->d.class_vb = st->class_vb;
 			st->id = pp.has_instance_id && f.has_begin ? pp.instance_id : UINT64_MAX;
 			st->cpu = -1;
+			st->fd = -1;
 		}
 		g = realloc(st->files, (st->nfiles + 1) * sizeof(*g));
 		if (!g) {
-			if (f.mapped)
-				munmap((void *)f.map, f.size);
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -912,6 +1059,9 @@ out:
 	free(names);
 	for (int i = 0; i < RD_SC_COUNT; i++)
 		rd_vbuf_free(&vb[i]);
+	free(head);
+	if (fd >= 0)
+		close(fd);
 	if (dir)
 		closedir(dir);
 	return ret;
@@ -1042,7 +1192,8 @@ static int scan(struct ltt_reader *r, const char *dir, const char *rel, unsigned
 		nsubs++;
 	}
 	closedir(d);
-	qsort(subs, nsubs, sizeof(*subs), cmp_names);
+	if (nsubs)	/* qsort() wants an array, even of nothing */
+		qsort(subs, nsubs, sizeof(*subs), cmp_names);
 	for (size_t i = 0; i < nsubs && ret == 0; i++) {
 		char *full = path_join(dir, subs[i]);
 		char *srel = rel[0] ? path_join(rel, subs[i]) : strdup(subs[i]);
@@ -1247,7 +1398,7 @@ int ltt_event_has_time(const struct ltt_event *ev)
 
 int64_t ltt_event_ns(const struct ltt_event *ev)
 {
-	return ev->ns;
+	return rec_ns(ev);
 }
 
 uint64_t ltt_event_cycles(const struct ltt_event *ev)

@@ -104,6 +104,8 @@ struct packet_context {
 	uint32_t cpu_id;
 };
 
+typealias integer { size = 32; align = 8; signed = false; map = clock.monotonic.value; } := uint32_clock_monotonic_t;
+
 struct event_header_compact {
 	enum : uint5_t { compact = 0 ... 30, extended = 31 } id;
 	variant <id> {
@@ -112,22 +114,38 @@ struct event_header_compact {
 	} v;
 } align(32);
 
+struct event_header_large {
+	enum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;
+	variant <id> {
+		struct { uint32_clock_monotonic_t timestamp; } compact;
+		struct { uint32_t id; uint64_clock_monotonic_t timestamp; } extended;
+	} v;
+} align(8);
+
 stream {
 	id = 0;
-	event.header := struct event_header_compact;
+	event.header := struct event_header_%s;
 	packet.context := struct packet_context;
 };
 """
 
 
-def metadata(events_tsdl, freq=1000000000, offset_s=1700000000, offset=0):
-    return PREAMBLE % (TRACE_UUID, freq, offset_s, offset) + events_tsdl
+# event headers as lttng-ust writes them: (header alignment, bits of the id,
+# bits of the compact timestamp and its alignment, the id meaning "extended")
+HEADERS = {"compact": (32, 5, 27, 1, 31), "large": (8, 16, 32, 8, 65535)}
+
+
+def metadata(events_tsdl, freq=1000000000, offset_s=1700000000, offset=0, header="compact"):
+    return PREAMBLE % (TRACE_UUID, freq, offset_s, offset, header) + events_tsdl
 
 
 def packet(events, ts_begin, ts_end, seq=0, discarded=0, cpu=0, instance=0,
-           magic=0xC1FC1FC1, packet_size=None, content_size=None, pad_to=None):
+           magic=0xC1FC1FC1, packet_size=None, content_size=None, pad_to=None,
+           header="compact"):
     """events: list of (id, absolute timestamp, payload_writer(Bits)); the
-    compact header (27-bit timestamp) is used when it can carry the time."""
+    compact option of the header (`header`: "compact", a 27-bit timestamp, or
+    "large", 32 bits) is used when it can carry the id and the time."""
+    halign, idbits, tsbits, tsalign, extended = HEADERS[header]
     b = Bits()
     b.uint(magic, 32, 8)
     b.raw(TRACE_UUID.bytes)
@@ -141,12 +159,12 @@ def packet(events, ts_begin, ts_end, seq=0, discarded=0, cpu=0, instance=0,
     cur = ts_begin
     for ev in events:
         ev_id, ts, payload = ev
-        b.align(32)
-        if ev_id < 31 and cur <= ts < cur + (1 << 27):
-            b.uint(ev_id, 5)
-            b.uint(ts & ((1 << 27) - 1), 27)
+        b.align(halign)
+        if ev_id < extended and cur <= ts < cur + (1 << tsbits):
+            b.uint(ev_id, idbits, 8)
+            b.uint(ts & ((1 << tsbits) - 1), tsbits, tsalign)
         else:
-            b.uint(31, 5)
+            b.uint(extended, idbits, 8)
             b.uint(ev_id, 32, 8)
             b.uint(ts, 64, 8)
         cur = ts

@@ -2,6 +2,7 @@
 and corrupt inputs that must give one clear error and a non-zero exit."""
 import json
 import os
+import struct
 import subprocess
 
 import pytest
@@ -97,7 +98,10 @@ def compound_event(names, pairs, text, sel, var, bits):
     return w
 
 
-def good_streams():
+def good_streams(header="compact"):
+    """Two streams; header: the event header lttng-ust writes with few event
+    classes ("compact") or many ("large"). Either way both options of the
+    header's variant occur, and its clock field wraps between events."""
     # clock: 27-bit timestamps wrap between events (the reader must carry)
     p0 = ctfgen.packet([
         (0, 5, bits_event(-4, 0b10110, -1, -2048, -2, -3, 1.5, -0.1)),
@@ -105,20 +109,26 @@ def good_streams():
         (40, (1 << 27) + 20, compound_event(["a", "b\\c", "\t"], [(1, -1), (65535, 2**31 - 1)],
                                 b"ab\0cd\0", 1, "opt B", [-4, -1, 0, 3])),
         (0, (1 << 27) + (1 << 26), bits_event(0, 0, 0, 0, 0, 2, 0.0, 1e6)),
-    ], ts_begin=0, ts_end=(1 << 27) + (1 << 26), seq=0, cpu=3)
+    ], ts_begin=0, ts_end=(1 << 27) + (1 << 26), seq=0, cpu=3, header=header)
     p1 = ctfgen.packet([
         (40, (1 << 27) + (1 << 26) + 100,
          compound_event([], [(0, 0), (7, -7)], b"hello!", 0, 4000000000, [])),
         (0, 1 << 30, bits_event(1, 31, -128, 1, 1, 99, float("inf"), float("nan"))),
-    ], ts_begin=(1 << 27) + (1 << 26) + 50, ts_end=1 << 30, seq=1, discarded=4, cpu=3)
-    p2 = ctfgen.packet([
-        (0, (1 << 30) + 7, bits_event(-1, 2, 8, -1, -32768, -5, -2.5, 123.456)),
-    ], ts_begin=(1 << 30) + 5, ts_end=(1 << 30) + 9, seq=3, discarded=4, cpu=3, pad_to=4096)
+    ], ts_begin=(1 << 27) + (1 << 26) + 50, ts_end=1 << 30, seq=1, discarded=4, cpu=3,
+        header=header)
+    last = [(0, (1 << 30) + 7, bits_event(-1, 2, 8, -1, -32768, -5, -2.5, 123.456))]
+    if header == "large":
+        # 32-bit timestamps: one that wraps, then one too far for them (extended)
+        last += [(40, (1 << 32) + 3, compound_event(["w"], [(1, 1), (2, 2)], b"wrap\0\0",
+                                                    0, 5, [2])),
+                 (0, (1 << 34) + 1, bits_event(0, 1, 2, 3, 4, 2, 1.0, 2.0))]
+    p2 = ctfgen.packet(last, ts_begin=(1 << 30) + 5, ts_end=last[-1][1] + 2, seq=3, discarded=4,
+                       cpu=3, pad_to=4096, header=header)
     # a second stream, on another CPU, interleaved in time
     q0 = ctfgen.packet([
         (0, 5, bits_event(2, 3, 4, 5, 6, 1, 2.0, 2.0)),
         (40, 30, compound_event(["only"], [(2, 2), (3, 3)], b"xyzxyz", 0, 1, [1])),
-    ], ts_begin=0, ts_end=40, seq=0, cpu=1, instance=1)
+    ], ts_begin=0, ts_end=40, seq=0, cpu=1, instance=1, header=header)
     return {"chan_0": p0 + p1 + p2, "chan_1": q0}
 
 
@@ -137,6 +147,16 @@ def ltt(*args):
 def test_corner_cases_identical_to_babeltrace2(tmp_path, opts):
     path = make(tmp_path)
     assert_view_as_babeltrace2(LTT, path, opts, 9)
+
+
+@pytest.mark.parametrize("opts", [[], ["--clock-cycles"], ["-n", "all", "-f", "all"]],
+                         ids=lambda o: " ".join(o) or "default")
+def test_large_event_headers_identical_to_babeltrace2(tmp_path, opts):
+    """event_header_large: a 16-bit id; a 32-bit timestamp (compact) or a
+    32-bit id and a 64-bit timestamp (extended)."""
+    path = make(tmp_path, meta=ctfgen.metadata(EVENTS, header="large"),
+                streams=good_streams("large"))
+    assert_view_as_babeltrace2(LTT, path, opts, 11)
 
 
 def test_corner_cases_with_another_clock(tmp_path):
@@ -191,6 +211,24 @@ def test_truncated_event_content(tmp_path):
     s["chan_0"] = p
     path = make(tmp_path, streams=s)
     one_error(ltt("view", path), "chan_0", "offset")
+
+
+@pytest.mark.parametrize("header", ["compact", "large"])
+def test_event_header_cut_by_the_content_end(tmp_path, header):
+    """An extended event header whose timestamp goes past the content end:
+    the same error whichever way the header is read."""
+    s = good_streams(header)
+    events = [(0, 5, bits_event(0, 0, 0, 0, 0, 0, 0.0, 0.0)),
+              (0, 1 << 40, bits_event(0, 0, 0, 0, 0, 0, 0.0, 0.0))]
+    # packet header and context: 672 bits; the first event ends at bit 896
+    # (compact: 32-bit header) or 960 (large: 48); the second event's
+    # extended header ends 104 or 112 bits later: cut in its timestamp
+    header_end = {"compact": 896 + 104, "large": 960 + 112}[header]
+    whole = ctfgen.packet(events, 0, 1 << 40, header=header)
+    s["chan_0"] = ctfgen.packet(events, 0, 1 << 40, header=header,
+                                content_size=header_end - 32, pad_to=len(whole))
+    path = make(tmp_path, streams=s)
+    one_error(ltt("view", path), "chan_0", "offset", "integer goes past the end")
 
 
 def test_wrong_magic(tmp_path):
@@ -249,3 +287,65 @@ def test_count_and_filters(tmp_path):
     path = make(tmp_path)
     assert ltt("view", "--count", path).stdout == "9\n"
     assert ltt("view", "--count", "-e", "comp*", path).stdout == "3\n"
+
+
+# --- packets larger than the reader's window ---------------------------------------
+
+BLOBS = """
+event {
+	name = "blob";
+	id = 0;
+	stream_id = 0;
+	fields := struct { uint32_t n; string s; };
+};
+"""
+
+
+def blob_packet(strings, ts0, seq, cpu=0, instance=0):
+    """A packet of "blob" events (compact headers), one per string, built
+    event by event (ctfgen's bit packer is too slow for megabytes): each
+    starts 32-bit aligned, as the header's alignment puts it: id 0 in the
+    low 5 bits, the timestamp's low 27 bits above, then n and s."""
+    events = [struct.pack("<II", ((ts0 + i) & ((1 << 27) - 1)) << 5, i) + s.encode() + b"\0"
+              for i, s in enumerate(strings)]
+    pad = [(-len(e)) % 4 for e in events]
+    body = b"".join(e + b"\0" * p for e, p in zip(events, pad))
+    head = 84                        # packet header and context, bytes
+    content = (head + len(body) - pad[-1]) * 8
+    ctx = ctfgen.packet([], ts0, ts0 + len(strings), seq=seq, cpu=cpu, instance=instance,
+                        content_size=content, packet_size=(head + len(body)) * 8)
+    assert len(ctx) == head
+    return ctx + body
+
+
+def test_packets_larger_than_the_read_window(tmp_path):
+    """Packets of 0.7 and 1 MiB (the reader reads 256 KiB at a time):
+    events cut by a window's end, an event of 600 KiB (larger than a window),
+    and a small packet after them, as babeltrace2 prints them."""
+    ts0 = 1 << 20
+    # no empty strings: babeltrace2 2.0 prints an earlier value for them
+    p0 = blob_packet(["x" * (1 + (i * 37) % 91) for i in range(14000)], ts0, 0)
+    big = ["y" * (1 + (i * 53) % 67) for i in range(9000)]
+    big[4000] = "z" * (600 << 10)
+    p1 = blob_packet(big, ts0 + 20000, 1)
+    p2 = blob_packet(["last", "end"], ts0 + 40000, 2)
+    assert len(p0) > 2 * (256 << 10) and len(p1) > 3 * (256 << 10)
+    path = ctfgen.write_trace(str(tmp_path / "big"), ctfgen.metadata(BLOBS),
+                              {"chan_0": p0 + p1 + p2})
+    assert_view_as_babeltrace2(LTT, path, [], 14000 + 9000 + 2)
+    assert ltt("view", "--count", path).stdout == "23002\n"
+
+
+def test_event_cut_by_the_content_end_beyond_a_window(tmp_path):
+    """A string that runs past the content end of a packet larger than the
+    window: the same error and offset as if the packet was read at once."""
+    strings = ["x" * 40] * 10000
+    p = bytearray(blob_packet(strings, 1 << 20, 0))
+    # each event: 4 + 4 + 41 bytes, and 3 of padding after the last's content
+    assert len(p) == 84 + 52 * 10000
+    p[-4] = ord("x")                 # the last NUL, the content's last byte
+    path = ctfgen.write_trace(str(tmp_path / "cut"), ctfgen.metadata(BLOBS), {"chan_0": bytes(p)})
+    err = one_error(ltt("view", path), "chan_0", "string without its terminating NUL")
+    # the offset where the event is looked for: the end of the one before
+    # (its header's alignment skips the 3 bytes of padding after that)
+    assert f"offset {len(p) - 52 - 3}:" in err, err
