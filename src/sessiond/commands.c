@@ -496,16 +496,16 @@ static int context_add_request(struct request *rq)
 {
 	const char *names[PROTO_CTX_MAX], *channel = NULL;
 	enum ltt_domain domain;
+	struct reg_channel *c;
 	struct reg_session *s;
 	struct proto_attr at;
 	size_t cur = 0, n = 0;
 	int r;
 
-	if ((r = target_session(rq, &s)) < 0 ||
-	    (r = user_domain_only(rq, "contexts", &domain)) < 0)
+	bool had_kernel;
+
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
 		return r;
-	if (proto_get_str(rq->attrs, CTL_A_CHANNEL, &channel) == -EBADMSG)
-		return -EBADMSG;
 	while (proto_attrs_next(rq->attrs, &cur, &at)) {
 		if (at.id != CTL_A_CONTEXT || at.kind != PROTO_STR)
 			continue;
@@ -515,7 +515,18 @@ static int context_add_request(struct request *rq)
 		}
 		names[n++] = (const char *)at.value;
 	}
-	return context_add(s, domain, channel, names, n, &rq->detail);
+	if (domain == LTT_DOMAIN_USER)
+		return context_add(s, domain, channel, names, n, &rq->detail);
+	/* the session's kernel channel (made now if it has none, and then taken back on failure) */
+	had_kernel = s->kernel != NULL;
+	if (!s->chunk.started && (r = kernel_rule_channel(rq, s, &channel, &c)) < 0)
+		return r;
+	r = context_add(s, domain, channel, names, n, &rq->detail);
+	if (r < 0 && !had_kernel && s->kernel) {
+		kernel_session_free(s, consumer);
+		registry_channel_remove_last(s);
+	}
+	return r;
 }
 
 /* TRACK and UNTRACK. */
@@ -687,14 +698,13 @@ static int regenerate_metadata(struct request *rq)
 	if (!s->active)
 		return -LTT_ERR_NOT_STARTED;
 	for (size_t i = 0; i < s->n_channels; i++)
-		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID ||
-		    s->channels[i].domain == LTT_DOMAIN_KERNEL) {
-			rq->detail = s->channels[i].domain == LTT_DOMAIN_KERNEL
-					     ? "the kernel trace's metadata is not regenerated yet"
-					     : "the metadata of per-PID buffers is not regenerated";
+		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
+			rq->detail = "the metadata of per-PID buffers is not regenerated";
 			return -LTT_ERR_INVALID_ATTR;
 		}
 	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
+	if (r == 0)
+		r = kernel_session_regenerate_metadata(s, consumer, &rq->detail);
 	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
 }
 

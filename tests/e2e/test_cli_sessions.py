@@ -93,7 +93,8 @@ def no_pmu():
     ([["enable-event", "-u", "app:*"], ["start"], ["stop"]],
      ["add-context", "-u", "-t", "vpid"], "The session has been started already"),
     ([], ["add-context", "-u", "-c", "nochan", "-t", "vpid"], "Channel not found"),
-    ([], ["add-context", "-k", "-t", "pid"], "kernel contexts are not supported yet"),
+    ([], ["add-context", "-k", "-t", "vtid"], "kernel context 'vtid' is not recorded by ltt"
+     if os.geteuid() == 0 else "kernel tracing needs root"),
     pytest.param([], ["add-context", "-u", "-t", "perf:thread:cpu-cycles"],
                  "perf:thread:cpu-cycles: no hardware performance counter on this machine",
                  marks=pytest.mark.skipif(not no_pmu(), reason="this machine has a PMU")),
