@@ -317,7 +317,7 @@ int kernel_channel_start(struct kernel_channel *k, const struct proto_attrs *a,
 	if (r == 0)
 		r = drain(k);
 	if (r == 0)
-		r = kt_converter_statedump(k->conv, 0, kt_clock_mono_ns(), &k->err);
+		r = kt_converter_statedump(k->conv, 0, ctf_clock_now(k->clock.kind), &k->err);
 	if (r < 0) {
 		*detail = say(k, r);
 		return r;

@@ -688,15 +688,21 @@ static int session_clear(struct request *rq)
 	return r;
 }
 
+/* The request's session, which must be tracing (as LTTng's regenerate wants). */
+static int tracing_session(struct request *rq, struct reg_session **ret)
+{
+	int r = target_session(rq, ret);
+
+	return r < 0 ? r : (*ret)->active ? 0 : -LTT_ERR_NOT_STARTED;
+}
+
 static int regenerate_metadata(struct request *rq)
 {
 	struct reg_session *s;
-	int r = target_session(rq, &s);
+	int r = tracing_session(rq, &s);
 
 	if (r < 0)
 		return r;
-	if (!s->active)
-		return -LTT_ERR_NOT_STARTED;
 	for (size_t i = 0; i < s->n_channels; i++)
 		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
 			rq->detail = "the metadata of per-PID buffers is not regenerated";
@@ -705,6 +711,22 @@ static int regenerate_metadata(struct request *rq)
 	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
 	if (r == 0)
 		r = kernel_session_regenerate_metadata(s, consumer, &rq->detail);
+	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
+}
+
+static int regenerate_statedump(struct request *rq)
+{
+	struct reg_session *s;
+	int r = tracing_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->kernel) {
+		rq->detail = "the state dump is the kernel trace's (ltt's user-space tracer has "
+			     "none): the session has no kernel channel";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	r = kernel_session_statedump(s, consumer, &rq->detail);
 	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
 }
 
@@ -893,6 +915,7 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_REGENERATE_METADATA] = regenerate_metadata,
 	[CTL_SESSION_SAVE] = session_save,
 	[CTL_SESSION_LOAD] = session_load,
+	[CTL_REGENERATE_STATEDUMP] = regenerate_statedump,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,

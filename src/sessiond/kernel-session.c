@@ -560,6 +560,26 @@ int kernel_session_load(struct reg_session *s, const char **detail)
 
 /* ---- start, stop ---- */
 
+/* Whether the session's kernel channel is in the running consumer cons. */
+static bool in_consumer(const struct kernel_session *ks, struct consumer *cons)
+{
+	return ks && ks->key && cons && ks->consumer == consumer_pid(cons);
+}
+
+/*
+ * Begins request `type` on the session's kernel channel (KEY put): false,
+ * with nothing begun, when the channel is not in the running consumer.
+ */
+static bool begin_request(const struct kernel_session *ks, struct consumer *cons,
+			  enum cons_msg_type type, struct proto_builder *b)
+{
+	if (!in_consumer(ks, cons))
+		return false;
+	consumer_begin(cons, b, type);
+	proto_put_u64(b, CONS_A_KEY, ks->key);
+	return true;
+}
+
 /* The session's clock, as the consumer's converter describes it. */
 static void put_clock(struct proto_builder *b, const struct reg_session *s)
 {
@@ -609,16 +629,27 @@ static int add_to_consumer(struct reg_session *s, struct consumer *cons, const c
 	return r < 0 ? fail(detail, r) : 0;
 }
 
+int kernel_session_statedump(struct reg_session *s, struct consumer *cons, const char **detail)
+{
+	const struct reg_channel *c = kernel_channel(s);
+	struct proto_builder b;
+
+	/* KERNEL_START: the events enabled now declared, the buffers drained, the dump */
+	if (!begin_request(s->kernel, cons, CONS_KERNEL_START, &b))
+		return 0;
+	for (size_t i = 0; i < c->n_rules; i++)
+		if (c->rules[i].type == LTT_EVENT_FUNCTION && c->rules[i].enabled)
+			proto_put_str(&b, CONS_A_FUNCTION_NAME, c->rules[i].pattern);
+	return consumer_request(cons, &b, NULL, 0, detail);
+}
+
 int kernel_session_start(struct reg_session *s, struct consumer *cons, const char **detail)
 {
 	struct kernel_session *ks = s->kernel;
-	const struct reg_channel *c;
-	struct proto_builder b;
 	int r;
 
 	if (!ks || !s->output[0])
 		return 0;	/* no output: nothing to record into */
-	c = kernel_channel(s);
 	kerr.msg[0] = '\0';
 	if (ks->key && ks->consumer != consumer_pid(cons)) {
 		*detail = "the consumer daemon that wrote this session's kernel trace died: its trace "
@@ -629,13 +660,7 @@ int kernel_session_start(struct reg_session *s, struct consumer *cons, const cha
 		return r;
 	if ((r = send_filters(s, cons, detail)) < 0)
 		return r;
-	consumer_begin(cons, &b, CONS_KERNEL_START);
-	proto_put_u64(&b, CONS_A_KEY, ks->key);
-	for (size_t i = 0; i < c->n_rules; i++)
-		if (c->rules[i].type == LTT_EVENT_FUNCTION && c->rules[i].enabled)
-			proto_put_str(&b, CONS_A_FUNCTION_NAME, c->rules[i].pattern);
-	r = consumer_request(cons, &b, NULL, 0, detail);
-	if (r < 0)
+	if ((r = kernel_session_statedump(s, cons, detail)) < 0)
 		return r;
 	r = kt_instance_start(ks->inst, &kerr);
 	return r < 0 ? fail(detail, r) : 0;
@@ -658,26 +683,6 @@ int kernel_session_stop(struct reg_session *s, struct consumer *cons, const char
 	consumer_begin(cons, &b, CONS_FLUSH);
 	proto_put_u64(&b, CONS_A_KEY, ks->key);
 	return consumer_request(cons, &b, NULL, 0, detail);
-}
-
-/* Whether the session's kernel channel is in the running consumer cons. */
-static bool in_consumer(const struct kernel_session *ks, struct consumer *cons)
-{
-	return ks && ks->key && cons && ks->consumer == consumer_pid(cons);
-}
-
-/*
- * Begins request `type` on the session's kernel channel (KEY put): false,
- * with nothing begun, when the channel is not in the running consumer.
- */
-static bool begin_request(const struct kernel_session *ks, struct consumer *cons,
-			  enum cons_msg_type type, struct proto_builder *b)
-{
-	if (!in_consumer(ks, cons))
-		return false;
-	consumer_begin(cons, b, type);
-	proto_put_u64(b, CONS_A_KEY, ks->key);
-	return true;
 }
 
 int kernel_session_rotate(struct reg_session *s, struct consumer *cons, const char *dir,

@@ -73,6 +73,12 @@ int kernel_session_rule_changed(struct reg_session *s, size_t index, struct cons
 /* At start: the consumer's channel (first time), the state dump, tracing on. */
 int kernel_session_start(struct reg_session *s, struct consumer *c, const char **detail);
 
+/*
+ * Regenerate statedump: the consumer writes a state dump into the kernel
+ * trace now (after what the buffers hold), as at start.
+ */
+int kernel_session_statedump(struct reg_session *s, struct consumer *c, const char **detail);
+
 /* At stop: tracing off, then the consumer drains it all to disk. */
 int kernel_session_stop(struct reg_session *s, struct consumer *c, const char **detail);
 

@@ -171,3 +171,26 @@ def test_regenerate_metadata_rewrites_the_kernel_metadata(kltt, procs, tmp_path)
     assert strip(after[1]) == strip(before[1])
     kltt.ltt("stop", "k")
     assert getppid_entries(out, work_report(tmp_path)["pid"]) == 500
+
+
+def test_regenerate_statedump_gives_a_rotated_chunk_its_state(kltt, procs, tmp_path):
+    out = tmp_path / "k"
+    getppid_session(kltt, out)
+    kltt.ltt("rotate", "k")
+    before = run_getppid(procs, tmp_path, 300)
+    assert kltt.ltt("regenerate", "statedump", "-s", "k").stdout == \
+        "State dump successfully regenerated for session k\n"
+    kltt.ltt("stop", "k")
+    p = kltt.ltt("regenerate", "statedump", "-s", "k", check=False)
+    assert p.returncode == 1 and "Session not started" in p.stderr
+    kltt.ltt("rotate", "k")
+    first, second = rotation_archives(out)
+    assert [e["name"] for e in events_of(first)].count("lttng_statedump_start") == 1
+    evs = events_of(second)
+    names = [e["name"] for e in evs]
+    assert names.count("lttng_statedump_start") == names.count("lttng_statedump_end") == 1
+    # after what the buffers held: the workload's syscalls come first
+    assert names.index("lttng_statedump_start") > max(
+        i for i, e in enumerate(evs) if e["context"]["tid"] == before)
+    assert any(e["name"] == "lttng_statedump_process_state" and e["fields"]["tid"] == 1
+               for e in evs)
