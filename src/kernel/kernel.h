@@ -117,6 +117,19 @@ const char *kt_instance_path(const struct kt_instance *inst);
  */
 int kt_instance_exclude_pid(struct kt_instance *inst, pid_t pid, struct kt_error *err);
 
+/*
+ * A pid tracker (LTTng's `track -k --pid`): only the events of the n
+ * processes pids (their threads now, and the threads and children they make
+ * from now on: options/event-fork) are recorded, through the instance's
+ * set_event_pid; all: every process again (n ignored). n 0 without all
+ * records none: the list then holds KT_PID_NONE, a pid no task can have.
+ * A pid that is not running is written as it is (a tid it may get later is
+ * not followed). Returns 0 or an errno with err saying which file.
+ */
+int kt_instance_track_pids(struct kt_instance *inst, const int64_t *pids, size_t n, bool all,
+			   struct kt_error *err);
+#define KT_PID_NONE 4194305	/* PID_MAX_LIMIT + 1 */
+
 /* tracing_on 1/0. */
 int kt_instance_start(struct kt_instance *inst, struct kt_error *err);
 int kt_instance_stop(struct kt_instance *inst, struct kt_error *err);

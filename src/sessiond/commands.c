@@ -470,28 +470,6 @@ static int snapshot_record_request(struct request *rq)
 	return 0;
 }
 
-/*
- * Reads DOMAIN for a request only the user-space domain serves yet
- * (contexts, trackers): -EOPNOTSUPP saying so for the kernel.
- */
-static int user_domain_only(struct request *rq, const char *what, enum ltt_domain *ret)
-{
-	static char text[160];
-	uint64_t d;
-
-	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0 ||
-	    (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL))
-		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		snprintf(text, sizeof(text), "kernel %s are not supported yet by ltt (user space "
-			 "only: -u)", what);
-		rq->detail = text;
-		return -EOPNOTSUPP;
-	}
-	*ret = (enum ltt_domain)d;
-	return 0;
-}
-
 static int context_add_request(struct request *rq)
 {
 	const char *names[PROTO_CTX_MAX], *channel = NULL;
@@ -529,6 +507,35 @@ static int context_add_request(struct request *rq)
 	return r;
 }
 
+/*
+ * A change of the kernel's pid tracker: in the registry, then in tracefs
+ * (the registry's set as it was if tracefs refuses).
+ */
+static int kernel_tracker_change(struct request *rq, struct reg_session *s, bool track,
+				 const int64_t *values, size_t n)
+{
+	struct reg_tracker *t = &s->trackers[LTT_DOMAIN_KERNEL][LTT_PROCESS_ATTR_PID];
+	struct reg_tracker was = *t;
+	int r;
+
+	was.values = t->n_values ? malloc(t->n_values * sizeof(*was.values)) : NULL;
+	if (t->n_values && !was.values)
+		return -ENOMEM;
+	if (t->n_values)
+		memcpy(was.values, t->values, t->n_values * sizeof(*was.values));
+	r = track ? tracker_track(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID, values, n,
+				  &rq->detail)
+		  : tracker_untrack(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID, values, n,
+				    &rq->detail);
+	if (r == 0 && (r = kernel_session_track(s, &rq->detail)) < 0) {
+		free(t->values);
+		*t = was;
+		return r;
+	}
+	free(was.values);
+	return r;
+}
+
 /* TRACK and UNTRACK. */
 static int tracker_request(struct request *rq, bool track)
 {
@@ -536,17 +543,21 @@ static int tracker_request(struct request *rq, bool track)
 	enum ltt_domain domain;
 	struct reg_session *s;
 	struct proto_attr at;
+	const char *channel;
 	uint64_t attr;
 	size_t cur = 0, n = 0;
 	int r;
 
-	if ((r = target_session(rq, &s)) < 0 ||
-	    (r = user_domain_only(rq, "trackers", &domain)) < 0)
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
 		return r;
 	if (proto_get_u64(rq->attrs, CTL_A_PROCESS_ATTR, &attr) < 0)
 		return -EBADMSG;
 	if (!tracker_attr_valid(domain, (enum ltt_process_attr)attr)) {
-		rq->detail = "the user space domain tracks --vpid, --vuid and --vgid";
+		rq->detail = domain == LTT_DOMAIN_USER
+				     ? "the user space domain tracks --vpid, --vuid and --vgid"
+				     : "the kernel domain tracks --pid only: tracefs selects events "
+				       "by task (set_event_pid); it has no way to select them by "
+				       "virtual pid, user or group";
 		return -LTT_ERR_INVALID_ATTR;
 	}
 	while (proto_attrs_next(rq->attrs, &cur, &at)) {
@@ -558,6 +569,8 @@ static int tracker_request(struct request *rq, bool track)
 		}
 		memcpy(&values[n++], at.value, sizeof(*values));
 	}
+	if (domain == LTT_DOMAIN_KERNEL)
+		return kernel_tracker_change(rq, s, track, values, n);
 	return track ? tracker_track(s, domain, (enum ltt_process_attr)attr, values, n, &rq->detail)
 		     : tracker_untrack(s, domain, (enum ltt_process_attr)attr, values, n,
 				       &rq->detail);

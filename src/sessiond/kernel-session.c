@@ -10,6 +10,7 @@
 
 #include "kernel/kernel.h"
 #include "proto/context-types.h"
+#include "tracker.h"
 #include "proto/ctl-protocol.h"
 #include "util/strbuf.h"
 
@@ -154,7 +155,24 @@ int kernel_session_add_channel(struct reg_session *s, const struct reg_channel *
 	}
 	snprintf(ks->channel, sizeof(ks->channel), "%s", c->name);
 	s->kernel = ks;
+	if (!tracker_get(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID)->all &&
+	    (r = kernel_session_track(s, detail)) < 0) {
+		kernel_session_free(s, NULL);
+		return r;
+	}
 	return 0;
+}
+
+int kernel_session_track(struct reg_session *s, const char **detail)
+{
+	const struct reg_tracker *t = tracker_get(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID);
+	int r;
+
+	if (!s->kernel)
+		return 0;	/* applied when the instance is made */
+	kerr.msg[0] = '\0';
+	r = kt_instance_track_pids(s->kernel->inst, t->values, t->n_values, t->all, &kerr);
+	return r < 0 ? fail(detail, r) : 0;
 }
 
 void kernel_session_free(struct reg_session *s, struct consumer *c)

@@ -45,6 +45,13 @@ int kernel_session_available(const char **detail);
 int kernel_session_context(unsigned type, const char **detail);
 
 /*
+ * The kernel pid tracker of s (its registry set) into its tracefs instance,
+ * if it has one: only those processes (their threads, and what they fork
+ * from now on) are recorded. 0 or an error with *detail.
+ */
+int kernel_session_track(struct reg_session *s, const char **detail);
+
+/*
  * Makes the tracefs instance of session s for its new kernel channel c
  * (just added to the registry; a session has one kernel channel: tracefs
  * gives an instance one ring buffer).

@@ -105,8 +105,8 @@ def no_pmu():
      "Not in the inclusion set (not tracked: 14)"),
     ([], ["untrack", "-u", "--vpid=14"], "Not in the inclusion set (the set includes every"),
     ([], ["track", "-u", "--uid=0"], "the user space domain tracks --vpid, --vuid and --vgid"),
-    ([], ["track", "-k", "--pid=1"], "kernel trackers are not supported yet"),
-    ([], ["untrack", "-k", "--all", "--gid"], "kernel trackers are not supported yet"),
+    ([], ["untrack", "-k", "--all", "--gid"], "the kernel domain tracks --pid only"
+     if os.geteuid() == 0 else "kernel tracing needs root"),
     ([], ["track", "-u", "--vuid=no-such-user"], "'no-such-user' is not a valid virtual user ID"),
     ([], ["enable-channel", "-k", "--blocking-timeout", "10", "c"],
      "a blocking timeout applies to user-space channels in discard mode"

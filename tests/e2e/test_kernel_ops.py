@@ -194,3 +194,49 @@ def test_regenerate_statedump_gives_a_rotated_chunk_its_state(kltt, procs, tmp_p
         i for i, e in enumerate(evs) if e["context"]["tid"] == before)
     assert any(e["name"] == "lttng_statedump_process_state" and e["fields"]["tid"] == 1
                for e in evs)
+
+
+def test_pid_tracker_keeps_only_the_tracked_process(kltt, procs, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = Gated(procs, tmp_path / "a", workload(tmp_path / "a", "pingpong", "200"))
+    b = Gated(procs, tmp_path / "b", workload(tmp_path / "b", "getppid", "2000"))
+    out = tmp_path / "k"
+    kltt.ltt("create", "k", "--output", str(out))
+    kltt.ltt("enable-event", "-k", "--syscall", "read,write,getppid")
+    kltt.ltt("track", "-k", "--pid", str(a.pid))
+    assert f"Process IDs:          {a.pid}" in kltt.ltt("list", "k").stdout
+    kltt.ltt("start", "k")
+    a.run()
+    b.run()
+    kltt.ltt("stop", "k")
+    w = work_report(tmp_path / "a")
+    tids = {e["context"]["tid"] for e in events_of(out) if e["name"].startswith("syscall_")}
+    # the tracked process, its thread made after the tracking too; nobody else
+    assert tids == {w["ping_tid"], w["pong_tid"]}, tids
+    assert work_report(tmp_path / "b")["pid"] == b.pid
+
+
+def test_untracking_every_pid_records_nothing_then_all_again(kltt, procs, tmp_path):
+    out = tmp_path / "k"
+    kltt.ltt("create", "k", "--output", str(out))
+    kltt.ltt("enable-event", "-k", "--syscall", "getppid")
+    kltt.ltt("untrack", "-k", "--pid", "--all")
+    kltt.ltt("start", "k")
+    none = run_getppid(procs, tmp_path, 500)
+    kltt.ltt("track", "-k", "--pid", "--all")       # while tracing
+    every = run_getppid(procs, tmp_path, 700)
+    kltt.ltt("stop", "k")
+    assert (getppid_entries(out, none), getppid_entries(out, every)) == (0, 700)
+
+
+@pytest.mark.parametrize("args", [["track", "-k", "--vpid", "1"], ["track", "-k", "--uid", "0"],
+                                  ["untrack", "-k", "--gid", "--all"]])
+def test_kernel_trackers_other_than_pid_are_refused(kltt, args):
+    kltt.ltt("create", "k")
+    kltt.ltt("enable-event", "-k", "sched_switch")
+    before = kltt.ltt("list", "k").stdout
+    p = kltt.ltt(*args, check=False)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1
+    assert "the kernel domain tracks --pid only" in p.stderr
+    assert kltt.ltt("list", "k").stdout == before
