@@ -240,3 +240,33 @@ def test_kernel_trackers_other_than_pid_are_refused(kltt, args):
     assert p.returncode == 1 and p.stderr.count("\n") == 1
     assert "the kernel domain tracks --pid only" in p.stderr
     assert kltt.ltt("list", "k").stdout == before
+
+
+def test_saved_kernel_contexts_and_trackers_load_back(kltt, procs, tmp_path):
+    a = Gated(procs, tmp_path, workload(tmp_path, "pingpong", "100"))
+    out = tmp_path / "k"
+    kltt.ltt("create", "k", "--output", str(out))
+    kltt.ltt("enable-event", "-k", "--syscall", "read,write")
+    kltt.ltt("add-context", "-k", "-t", "procname", "-t", "pid", "-t", "cpu_id")
+    kltt.ltt("track", "-k", "--pid", f"{a.pid},{a.pid + 100000}")
+    # and the user space's, which share the sections
+    kltt.ltt("enable-event", "-u", "app:*")
+    kltt.ltt("add-context", "-u", "-t", "vtid")
+    kltt.ltt("track", "-u", "--vuid", "0")
+    listed = kltt.ltt("list", "k").stdout
+    kltt.ltt("save", "k", "-o", str(tmp_path / "saved"))
+    text = (tmp_path / "saved" / "k.ltt-session").read_text()
+    assert "[context]\ndomain = kernel\nchannel = channel0\ntype = procname\ntype = pid\n" \
+        "type = cpu_id\n" in text
+    assert f"[tracker]\ndomain = kernel\nattribute = pid\nvalue = {a.pid}\n" in text
+    kltt.ltt("destroy", "k")
+    kltt.ltt("load", "-i", str(tmp_path / "saved"), "k")
+    assert kltt.ltt("list", "k").stdout == listed
+    kltt.ltt("start", "k")
+    a.run()
+    kltt.ltt("stop", "k")
+    w = work_report(tmp_path)
+    evs = [e for e in events_of(out / "kernel") if e["name"].startswith("syscall_")]
+    assert {e["context"]["tid"] for e in evs} == {w["ping_tid"], w["pong_tid"]}
+    assert list(evs[0]["context"]) == ["tid", "procname", "pid", "cpu_id"]
+    assert {e["context"]["pid"] for e in evs} == {w["pid"]}
