@@ -190,8 +190,8 @@ int kt_context_type(const struct kt_converter *c, struct ctf_type **ret)
 	return 0;
 }
 
-/* The thread of tid with the values the contexts need looked up. */
-static const struct kt_thread *lookup(struct kt_converter *c, int32_t tid)
+/* The thread of tid (on cpu) with the values the contexts need looked up. */
+static const struct kt_thread *lookup(struct kt_converter *c, int32_t tid, unsigned cpu)
 {
 	struct kt_thread *t;
 	unsigned want = 0;
@@ -200,11 +200,14 @@ static const struct kt_thread *lookup(struct kt_converter *c, int32_t tid)
 		want |= c->ctx[i] == KT_CTX_PID ? KT_KNOW_TGID :
 			c->ctx[i] == KT_CTX_PROCNAME ? KT_KNOW_COMM :
 			c->ctx[i] == KT_CTX_PRIO ? KT_KNOW_PRIO : 0;
-	if (tid <= 0) {		/* the idle task, or a record without common_pid */
-		static struct kt_thread idle = { .comm = "swapper", .known = ~0u };
+	if (tid <= 0) {		/* the idle task of cpu, or a record without common_pid */
+		static struct kt_thread idle = { .known = ~0u };
 
 		idle.tid = idle.tgid = tid;
-		idle.prio = tid == 0 ? 20 : KT_PRIO_UNKNOWN;
+		idle.prio = tid == 0 ? 20 : KT_PRIO_UNKNOWN;	/* as sched_switch shows it: 120 */
+		memset(idle.comm, 0, sizeof(idle.comm));
+		if (tid == 0)
+			snprintf(idle.comm, sizeof(idle.comm), "swapper/%u", cpu);
 		return &idle;
 	}
 	t = entry(c, tid);
@@ -233,7 +236,7 @@ static const struct kt_thread *lookup(struct kt_converter *c, int32_t tid)
 
 void kt_context_pack(struct kt_converter *c, int32_t tid, unsigned cpu, uint8_t *o)
 {
-	const struct kt_thread *t = c->nctx ? lookup(c, tid) : NULL;
+	const struct kt_thread *t = c->nctx ? lookup(c, tid, cpu) : NULL;
 	int32_t v = 0;
 
 	memcpy(o, &tid, 4);
@@ -256,7 +259,7 @@ void kt_context_pack(struct kt_converter *c, int32_t tid, unsigned cpu, uint8_t 
 size_t kt_context_values(struct kt_converter *c, int32_t tid, unsigned cpu,
 			 struct ctf_value *v, char comm[17])
 {
-	const struct kt_thread *t = c->nctx ? lookup(c, tid) : NULL;
+	const struct kt_thread *t = c->nctx ? lookup(c, tid, cpu) : NULL;
 	size_t n = 0;
 
 	v[n++] = CTF_S64(tid);
