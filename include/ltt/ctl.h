@@ -211,6 +211,15 @@ int ltt_session_clear(struct ltt_ctl *ctl, const char *session);
  */
 int ltt_regenerate_metadata(struct ltt_ctl *ctl, const char *session);
 
+/*
+ * Writes the state dump again (the threads, open files and memory maps of
+ * every process, as at start) into the session's kernel trace, now.
+ * -LTT_ERR_NOT_STARTED unless the session is tracing;
+ * -LTT_ERR_INVALID_ATTR without a kernel channel (the user-space tracer
+ * has no state dump).
+ */
+int ltt_regenerate_statedump(struct ltt_ctl *ctl, const char *session);
+
 /* ---- Session files: save and load ----------------------------------------- */
 
 /*

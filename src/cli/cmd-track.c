@@ -13,7 +13,8 @@
 /* The options, as both commands take them. */
 #define OPTIONS \
 	"  -u, --userspace        user-space inclusion sets (--vpid, --vuid, --vgid)\n" \
-	"  -k, --kernel           kernel inclusion sets (with the kernel domain)\n" \
+	"  -k, --kernel           kernel inclusion sets (--pid: its threads, and what\n" \
+	"                         it forks from then on)\n" \
 	"  -s, --session NAME     the session (default: the current one)\n" \
 	"  -p, --pid[=PID,...]    process IDs (kernel; with -u: as --vpid)\n" \
 	"      --vpid[=VPID,...]  process IDs as the processes see them\n" \
@@ -25,10 +26,11 @@
 	"  -h, --help             show this help\n"
 
 static const char track_help[] =
-	"Usage: ltt track (-u | -k) [-s SESSION]\n"
+	"Usage: ltt track -u [-s SESSION]\n"
 	"                 (--vpid=VPID[,VPID...] | --vuid=USER[,USER...] |\n"
 	"                  --vgid=GROUP[,GROUP...])...\n"
-	"       ltt track (-u | -k) [-s SESSION] --all (--vpid | --vuid | --vgid)...\n"
+	"       ltt track -u [-s SESSION] --all (--vpid | --vuid | --vgid)...\n"
+	"       ltt track -k [-s SESSION] (--pid=PID[,PID...] | --all --pid)\n"
 	"\n"
 	"Allows processes to record events: adds values to the inclusion sets of\n"
 	"process attributes of the session's domain. A process records events only\n"
@@ -39,10 +41,11 @@ static const char track_help[] =
 	OPTIONS;
 
 static const char untrack_help[] =
-	"Usage: ltt untrack (-u | -k) [-s SESSION]\n"
+	"Usage: ltt untrack -u [-s SESSION]\n"
 	"                   (--vpid=VPID[,VPID...] | --vuid=USER[,USER...] |\n"
 	"                    --vgid=GROUP[,GROUP...])...\n"
-	"       ltt untrack (-u | -k) [-s SESSION] --all (--vpid | --vuid | --vgid)...\n"
+	"       ltt untrack -u [-s SESSION] --all (--vpid | --vuid | --vgid)...\n"
+	"       ltt untrack -k [-s SESSION] (--pid=PID[,PID...] | --all --pid)\n"
 	"\n"
 	"Disallows processes to record events: removes values from the inclusion\n"
 	"sets of process attributes of the session's domain (see ltt-track(1));\n"

@@ -30,7 +30,7 @@ const struct cli_command cli_commands[] = {
 	{ "enable-rotation", cmd_enable_rotation, "rotate every period or size" },
 	{ "disable-rotation", cmd_disable_rotation, "stop rotating by period or size" },
 	{ "clear", cmd_clear, "drop what sessions recorded so far" },
-	{ "regenerate", cmd_regenerate, "rewrite a session's metadata" },
+	{ "regenerate", cmd_regenerate, "rewrite a session's metadata, or its state dump" },
 	{ "save", cmd_save, "save session configurations to files" },
 	{ "load", cmd_load, "create sessions from saved configurations" },
 	{ "analyze", cmd_analyze, "analyses: events, period, syscalls, irq, sched-latency, process" },

@@ -21,7 +21,20 @@ struct cpu {
 struct kernel_channel {
 	uint64_t key;
 	struct kt_instance *inst;	/* opened: the daemon owns it */
+	/*
+	 * The trace of the current chunk: made at creation in cfg.dir, closed
+	 * and made again in the next chunk's directory at ROTATE (NULL after a
+	 * rotation while stopped, until the next one gives a directory), made
+	 * again over the same files at CLEAR. cfg's strings are the channel's.
+	 */
 	struct kt_converter *conv;
+	struct kt_converter_config cfg;
+	struct ctf_clock_info clock;
+	enum kt_context contexts[KT_CONTEXT_MAX];
+	char *dir, *channel, *trace_name, *function_name;
+	uint8_t *filters;		/* the last KERNEL_FILTERS' attributes, for a new trace */
+	size_t filters_len;
+	struct kt_converter_stats before;	/* of the chunks' traces closed so far */
 	struct kt_cpu_reader **readers;
 	struct cpu *cpus;
 	unsigned ncpus;
@@ -65,11 +78,21 @@ static int on_record(const struct kt_record *rec, uint64_t lost, void *arg)
 	return 0;
 }
 
-/* Drains what every CPU's buffer holds now. */
-static int drain(struct kernel_channel *k)
+/* A record dropped by CLEAR. */
+static int on_record_dropped(const struct kt_record *rec, uint64_t lost, void *arg)
+{
+	(void)rec;
+	(void)lost;
+	(void)arg;
+	return 0;
+}
+
+/* Drains what every CPU's buffer holds now (into the trace, or dropped without one). */
+static int drain_with(struct kernel_channel *k, kt_record_cb cb)
 {
 	for (unsigned i = 0; i < k->ncpus; i++) {
-		long n = kt_cpu_reader_drain(k->readers[i], on_record, &k->cpus[i]);
+		long n = kt_cpu_reader_drain(k->readers[i], k->conv ? cb : on_record_dropped,
+					     &k->cpus[i]);
 
 		if (n < 0) {
 			snprintf(k->err.msg, sizeof(k->err.msg), "cannot read the kernel buffer of "
@@ -78,6 +101,11 @@ static int drain(struct kernel_channel *k)
 		}
 	}
 	return 0;
+}
+
+static int drain(struct kernel_channel *k)
+{
+	return drain_with(k, on_record);
 }
 
 static int declare_enabled(const char *system, const char *name, void *arg)
@@ -122,14 +150,66 @@ static int get_clock(const struct proto_attrs *a, struct ctf_clock_info *c)
 	return 0;
 }
 
+/*
+ * Every enabled event is in the metadata, fired or not (as LTTng's), the
+ * function tracer's under the rule's name.
+ */
+static int declare_all(struct kernel_channel *k)
+{
+	int r = kt_instance_for_each_enabled(k->inst, declare_enabled, k);
+
+	if (r == 0 && k->function_name) {
+		struct kt_event_format *fmt = NULL;
+
+		r = kt_event_format_load("ftrace", "function", &fmt);
+		if (r == 0)
+			r = kt_converter_declare(k->conv, fmt, k->function_name, &k->err);
+		kt_event_format_free(fmt);
+	}
+	return r;
+}
+
+static int apply_filters(struct kernel_channel *k, const char **detail);
+
+/*
+ * The trace of a chunk in dir (k->dir then): a new converter, with the
+ * events enabled now declared (as at start) and the consumer's filters.
+ * Files there are replaced.
+ */
+static int open_trace(struct kernel_channel *k, const char *dir)
+{
+	const char *detail;
+	char *copy = strdup(dir);
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	free(k->dir);
+	k->dir = copy;
+	k->cfg.dir = k->dir;
+	k->cfg.start_ts = ctf_clock_now(k->clock.kind);
+	r = kt_converter_create(&k->cfg, &k->conv, &k->err);
+	if (r == 0)
+		r = declare_all(k);
+	if (r == 0 && k->filters)
+		r = apply_filters(k, &detail);
+	if (r < 0) {
+		kt_converter_free(k->conv);
+		k->conv = NULL;
+	}
+	return r;
+}
+
 int kernel_channel_create(const struct proto_msg *m, struct kernel_channel **ret,
 			  const char **detail)
 {
-	struct kt_converter_config cfg = { 0 };
 	struct ctf_clock_info clock;
 	const char *dir, *channel, *instance, *trace_name;
 	uint64_t key, packet_size, sw = 0, rd = 0;
 	struct kernel_channel *k;
+	enum kt_context contexts[KT_CONTEXT_MAX];
+	struct proto_attr at;
+	size_t cur = 0, ncontexts = 0;
 	unsigned nevents = 0;
 	int r;
 
@@ -145,10 +225,31 @@ int kernel_channel_create(const struct proto_msg *m, struct kernel_channel **ret
 		*detail = "malformed ADD_KERNEL_CHANNEL";
 		return -EBADMSG;
 	}
+	while (proto_attrs_next(&m->attrs, &cur, &at)) {
+		uint64_t v;
+
+		if (at.id != CONS_A_CONTEXT)
+			continue;
+		if (at.kind != PROTO_U64 || ncontexts == KT_CONTEXT_MAX) {
+			*detail = "malformed ADD_KERNEL_CHANNEL: contexts";
+			return -EBADMSG;
+		}
+		memcpy(&v, at.value, sizeof(v));
+		contexts[ncontexts++] = (enum kt_context)v;
+	}
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	k->key = key;
+	k->clock = clock;
+	memcpy(k->contexts, contexts, sizeof(contexts));
+	k->dir = strdup(dir);
+	k->channel = strdup(channel);
+	k->trace_name = strdup(trace_name);
+	if (!k->dir || !k->channel || !k->trace_name) {
+		r = -ENOMEM;
+		goto err;
+	}
 	k->switch_ns = sw * 1000;
 	k->read_ns = rd ? rd * 1000 : DEFAULT_READ_NS;
 	r = kt_instance_open(instance, &k->inst, &k->err);
@@ -156,16 +257,18 @@ int kernel_channel_create(const struct proto_msg *m, struct kernel_channel **ret
 		goto err;
 	k->ncpus = kt_instance_ncpus(k->inst);
 	kt_instance_for_each_enabled(k->inst, count_enabled, &nevents);
-	cfg.dir = dir;
-	cfg.channel = channel;
-	cfg.ncpus = k->ncpus;
-	cfg.packet_size = packet_size < MAX_PACKET_SIZE ? packet_size : MAX_PACKET_SIZE;
-	cfg.trace_name = trace_name;
-	cfg.start_ts = ctf_clock_now(clock.kind);
-	cfg.nevents_hint = nevents + 5;	/* and the state dump's */
-	cfg.clock = &clock;
-	cfg.growing = true;
-	r = kt_converter_create(&cfg, &k->conv, &k->err);
+	k->cfg = (struct kt_converter_config){
+		.channel = k->channel,
+		.ncpus = k->ncpus,
+		.packet_size = packet_size < MAX_PACKET_SIZE ? packet_size : MAX_PACKET_SIZE,
+		.trace_name = k->trace_name,
+		.nevents_hint = nevents + 5,	/* and the state dump's */
+		.clock = &k->clock,
+		.growing = true,
+		.contexts = k->contexts,
+		.ncontexts = ncontexts,
+	};
+	r = open_trace(k, dir);
 	if (r < 0)
 		goto err;
 	k->readers = calloc(k->ncpus, sizeof(*k->readers));
@@ -200,21 +303,21 @@ int kernel_channel_start(struct kernel_channel *k, const struct proto_attrs *a,
 		*detail = "malformed KERNEL_START";
 		return -EBADMSG;
 	}
-	/* every enabled event is in the metadata, fired or not (as LTTng's) */
-	r = kt_instance_for_each_enabled(k->inst, declare_enabled, k);
-	if (r == 0 && function_name) {
-		struct kt_event_format *fmt = NULL;
-
-		r = kt_event_format_load("ftrace", "function", &fmt);
-		if (r == 0)
-			r = kt_converter_declare(k->conv, fmt, function_name, &k->err);
-		kt_event_format_free(fmt);
+	if (!k->conv) {
+		*detail = "the kernel channel has no trace to write into (rotated without a "
+			  "next chunk)";
+		return -EINVAL;
 	}
+	free(k->function_name);
+	k->function_name = function_name ? strdup(function_name) : NULL;
+	if (function_name && !k->function_name)
+		return -ENOMEM;
+	r = declare_all(k);
 	/* what the tracing of a previous start left is converted before the dump */
 	if (r == 0)
 		r = drain(k);
 	if (r == 0)
-		r = kt_converter_statedump(k->conv, 0, kt_clock_mono_ns(), &k->err);
+		r = kt_converter_statedump(k->conv, 0, ctf_clock_now(k->clock.kind), &k->err);
 	if (r < 0) {
 		*detail = say(k, r);
 		return r;
@@ -225,11 +328,26 @@ int kernel_channel_start(struct kernel_channel *k, const struct proto_attrs *a,
 int kernel_channel_set_filters(struct kernel_channel *k, const struct proto_attrs *a,
 			       const char **detail)
 {
+	uint8_t *copy = malloc(a->len ? a->len : 1);
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, a->p, a->len);
+	free(k->filters);
+	k->filters = copy;
+	k->filters_len = a->len;
+	k->err.msg[0] = '\0';
+	return k->conv ? apply_filters(k, detail) : 0;
+}
+
+/* The filters of the last KERNEL_FILTERS, in the current trace's converter. */
+static int apply_filters(struct kernel_channel *k, const char **detail)
+{
+	const struct proto_attrs attrs = { k->filters, k->filters_len }, *a = &attrs;
 	struct proto_attr at;
 	size_t cur = 0;
 	int r = 0;
 
-	k->err.msg[0] = '\0';
 	kt_converter_clear_filters(k->conv);
 	while (r == 0 && proto_attrs_next(a, &cur, &at)) {
 		struct proto_attrs fa = { at.value, at.len };
@@ -287,7 +405,7 @@ uint64_t kernel_channel_service(struct kernel_channel *k, uint64_t now, bool rea
 		k->next_read = now + k->read_ns;
 	}
 	if (k->switch_ns && now >= k->next_switch) {
-		if (kt_converter_sync(k->conv, &k->err) < 0)
+		if (k->conv && kt_converter_sync(k->conv, &k->err) < 0)
 			cons_log("kernel channel %llu: %s", (unsigned long long)k->key, k->err.msg);
 		k->next_switch = now + k->switch_ns;
 	}
@@ -303,17 +421,85 @@ int kernel_channel_flush(struct kernel_channel *k, const char **detail)
 
 	k->err.msg[0] = '\0';
 	r = drain(k);
-	for (unsigned i = 0; r == 0 && i < k->ncpus; i++) {
+	for (unsigned i = 0; r == 0 && k->conv && i < k->ncpus; i++) {
 		long long lost = kt_cpu_reader_lost_pending(k->readers[i]);
 
 		if (lost > 0)
 			kt_converter_lost(k->conv, i, (uint64_t)lost);
 	}
-	if (r == 0)
+	if (r == 0 && k->conv)
 		r = kt_converter_sync(k->conv, &k->err);
 	if (r < 0)
 		*detail = say(k, r);
 	return r;
+}
+
+/* Closes the current trace (written to the end), its counts kept. */
+static int close_trace(struct kernel_channel *k)
+{
+	struct kt_converter_stats st;
+	int r;
+
+	if (!k->conv)
+		return 0;
+	kt_converter_stats(k->conv, &st);
+	r = kt_converter_close(k->conv, &k->err);
+	kt_converter_free(k->conv);
+	k->conv = NULL;
+	k->before.events += st.events;
+	k->before.filtered += st.filtered;
+	return r;
+}
+
+int kernel_channel_rotate(struct kernel_channel *k, const char *dir, const char **detail)
+{
+	int r;
+
+	/* everything consumed so far ends the current trace; what follows, the next */
+	if ((r = kernel_channel_flush(k, detail)) < 0)
+		return r;
+	if ((r = close_trace(k)) == 0 && dir)
+		r = open_trace(k, dir);
+	if (r < 0)
+		*detail = say(k, r);
+	return r;
+}
+
+int kernel_channel_clear(struct kernel_channel *k, const char **detail)
+{
+	int r;
+
+	k->err.msg[0] = '\0';
+	if (!k->conv)
+		return 0;	/* rotated while stopped: the next chunk has nothing yet */
+	/* what the buffers hold is dropped, the files made again, empty */
+	if ((r = drain_with(k, on_record_dropped)) == 0) {
+		kt_converter_free(k->conv);
+		k->conv = NULL;
+		r = open_trace(k, k->dir);
+	}
+	if (r < 0)
+		*detail = say(k, r);
+	return r;
+}
+
+int kernel_channel_set_clock(struct kernel_channel *k, const struct proto_attrs *a,
+			     const char **detail)
+{
+	struct ctf_clock_info clock;
+	int r;
+
+	k->err.msg[0] = '\0';
+	if (get_clock(a, &clock) < 0 || clock.kind != k->clock.kind) {
+		*detail = "malformed KERNEL_CLOCK";
+		return -EBADMSG;
+	}
+	k->clock = clock;
+	if (k->conv && (r = kt_converter_set_clock_offset(k->conv, &clock, &k->err)) < 0) {
+		*detail = say(k, r);
+		return r;
+	}
+	return 0;
 }
 
 void kernel_channel_stats(const struct kernel_channel *k, struct proto_builder *reply)
@@ -321,7 +507,14 @@ void kernel_channel_stats(const struct kernel_channel *k, struct proto_builder *
 	struct kt_converter_stats st;
 	uint64_t lost = 0;
 
-	kt_converter_stats(k->conv, &st);
+	st = k->before;
+	if (k->conv) {
+		struct kt_converter_stats now;
+
+		kt_converter_stats(k->conv, &now);
+		st.events += now.events;
+		st.filtered += now.filtered;
+	}
 	for (unsigned i = 0; i < k->ncpus; i++) {
 		struct kt_reader_stats rs;
 
@@ -342,7 +535,7 @@ void kernel_channel_free(struct kernel_channel *k)
 	if (k->ready) {
 		if (kernel_channel_flush(k, &detail) < 0)
 			cons_log("kernel channel %llu: %s", (unsigned long long)k->key, detail);
-		if (kt_converter_close(k->conv, &k->err) < 0)
+		if (close_trace(k) < 0)
 			cons_log("kernel channel %llu: %s", (unsigned long long)k->key, k->err.msg);
 	}
 	for (unsigned i = 0; k->readers && i < k->ncpus; i++)
@@ -351,5 +544,10 @@ void kernel_channel_free(struct kernel_channel *k)
 	kt_instance_close(k->inst);
 	free(k->readers);
 	free(k->cpus);
+	free(k->dir);
+	free(k->channel);
+	free(k->trace_name);
+	free(k->function_name);
+	free(k->filters);
 	free(k);
 }

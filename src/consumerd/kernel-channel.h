@@ -65,6 +65,25 @@ uint64_t kernel_channel_service(struct kernel_channel *k, uint64_t now, bool rea
 int kernel_channel_flush(struct kernel_channel *k, const char **detail);
 
 /* Adds EVENTS LOST FILTERED PACKETS BYTES to a STATS reply. */
+/*
+ * ROTATE: drains and closes the current trace (a complete one: metadata,
+ * index), then makes the next one in dir (OUTPUT-OF-THE-CHUNK/kernel; NULL:
+ * none until the next ROTATE, for a session rotated while stopped). The
+ * records drained before are in the closed trace, those after in the next:
+ * none in both, none in neither. 0 or a negative errno with *detail.
+ */
+int kernel_channel_rotate(struct kernel_channel *k, const char *dir, const char **detail);
+
+/*
+ * CLEAR: what the buffers hold now is dropped and the trace made again,
+ * empty, over the same files; recording goes on.
+ */
+int kernel_channel_clear(struct kernel_channel *k, const char **detail);
+
+/* KERNEL_CLOCK: the clock's new offset, in this trace and the next chunks'. */
+int kernel_channel_set_clock(struct kernel_channel *k, const struct proto_attrs *a,
+			     const char **detail);
+
 void kernel_channel_stats(const struct kernel_channel *k, struct proto_builder *reply);
 
 /* Flushes, closes the trace, unmaps the buffers (NULL: no-op). */

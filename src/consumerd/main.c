@@ -128,6 +128,17 @@ static int handle_kernel(const struct proto_msg *m, uint64_t key, struct proto_b
 		return kernel_channel_start(k, &m->attrs, detail);
 	case CONS_KERNEL_FILTERS:
 		return kernel_channel_set_filters(k, &m->attrs, detail);
+	case CONS_ROTATE: {
+		const char *dir = NULL;
+
+		if (proto_get_str(&m->attrs, CONS_A_DIR, &dir) == -EBADMSG || (dir && dir[0] != '/'))
+			return -EBADMSG;
+		return kernel_channel_rotate(k, dir, detail);
+	}
+	case CONS_CLEAR:
+		return kernel_channel_clear(k, detail);
+	case CONS_KERNEL_CLOCK:
+		return kernel_channel_set_clock(k, &m->attrs, detail);
 	case CONS_FLUSH:
 		return kernel_channel_flush(k, detail);
 	case CONS_STATS:
@@ -302,7 +313,8 @@ static void handle(int sock, struct proto_msg *m)
 	if (m->hdr.type == CONS_FLUSH || m->hdr.type == CONS_DEL_CHANNEL ||
 	    m->hdr.type == CONS_STATS || m->hdr.type == CONS_SNAPSHOT ||
 	    m->hdr.type == CONS_ROTATE || m->hdr.type == CONS_CLEAR || m->hdr.type == CONS_START ||
-	    m->hdr.type == CONS_KERNEL_START || m->hdr.type == CONS_KERNEL_FILTERS) {
+	    m->hdr.type == CONS_KERNEL_START || m->hdr.type == CONS_KERNEL_FILTERS ||
+	    m->hdr.type == CONS_KERNEL_CLOCK) {
 		if (proto_get_u64(&m->attrs, CONS_A_KEY, &key) < 0) {
 			r = -EBADMSG;
 			goto out;

@@ -54,3 +54,8 @@ LTT_EXPORT int ltt_regenerate_metadata(struct ltt_ctl *ctl, const char *session)
 {
 	return ctl_session_request(ctl, CTL_REGENERATE_METADATA, session);
 }
+
+LTT_EXPORT int ltt_regenerate_statedump(struct ltt_ctl *ctl, const char *session)
+{
+	return ctl_session_request(ctl, CTL_REGENERATE_STATEDUMP, session);
+}

@@ -24,7 +24,9 @@
  *                __data_loc as a sequence with a NAME_length field before.
  *   context      every event carries the stream event context { tid }
  *                (the record's common_pid): kernel records say who emitted
- *                them, and syscall events are useless without it.
+ *                them, and syscall events are useless without it; then the
+ *                contexts the channel asked for (pid, procname, prio,
+ *                cpu_id: threads.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -149,25 +151,15 @@ static void conv_event_free(struct kt_conv_event *ce)
 
 static int ensure_stream_class(struct kt_converter *c, struct kt_error *err)
 {
-	struct ctf_type *ctx = NULL, *tid = NULL;
+	struct ctf_type *ctx = NULL;
 	struct ctf_error cerr;
 	int r;
 
 	if (c->stream_class_added)
 		return 0;
-	r = ctf_type_struct_create(0, &ctx);
+	r = kt_context_type(c, &ctx);
 	if (r < 0)
 		return r;
-	r = int_type(32, true, 10, &tid);
-	if (r < 0) {
-		ctf_type_free(ctx);
-		return r;
-	}
-	r = ctf_type_struct_add(ctx, "tid", tid);
-	if (r < 0) {
-		ctf_type_free(ctx);
-		return r;
-	}
 	r = ctf_trace_add_stream_class(c->trace, 0, c->header, c->clock_name, ctx, &cerr, NULL);
 	if (r < 0)
 		return kt_error_set(err, r, "kernel stream class: %s", cerr.msg);
@@ -268,6 +260,7 @@ static int make_event(struct kt_converter *c, struct kt_event_format *fmt, const
 	}
 	c->next_id++;
 	ce->fmt = fmt;
+	kt_threads_watch(ce);
 	*ret = ce;
 	return 0;
 err:
@@ -414,29 +407,10 @@ int64_t kt_tgid_of(int64_t tid)
 	return tgid;
 }
 
-/*
- * kt_tgid_of through a direct-mapped cache, for filters on $ctx.pid: a tid
- * reused by another process within one trace (after pid_max wraps) would
- * keep its old group.
- */
-static int64_t cached_tgid(void *arg, int64_t tid)
-{
-	struct kt_converter *c = arg;
-	size_t k = (size_t)tid % KT_TGID_CACHE;
-
-	if (tid <= 0 || tid > INT32_MAX)
-		return tid;
-	if (c->tgids[k].tid != tid) {
-		c->tgids[k].tid = (int32_t)tid;
-		c->tgids[k].tgid = (int32_t)kt_tgid_of(tid);
-	}
-	return c->tgids[k].tgid;
-}
-
 static void account_lost(struct kt_converter *c, unsigned cpu);
 
 /*
- * The record's event context ({ tid }) and payload as CTF encodes them,
+ * The record's event context ({ tid, contexts }) and payload as CTF encodes them,
  * into c->bytes: every type make_event gives is byte packed (whole bytes,
  * byte aligned, little endian like the kernel's fields), so that integers,
  * pointers and arrays are the record's own bytes, strings those bytes up to
@@ -444,13 +418,12 @@ static void account_lost(struct kt_converter *c, unsigned cpu);
  * -EBADMSG for a record that does not hold what its format says.
  */
 static long pack(struct kt_converter *c, const struct kt_conv_event *ce,
-		 const struct kt_record *rec, int32_t tid)
+		 const struct kt_record *rec, int32_t tid, unsigned cpu)
 {
 	uint8_t *o = (uint8_t *)c->bytes;
-	size_t n = 0;
+	size_t n = c->ctx_bytes;
 
-	memcpy(o, &tid, 4);
-	n = 4;
+	kt_context_pack(c, tid, cpu, o);
 	for (size_t i = 0; i < ce->nslots; i++) {
 		const struct kt_field *f = &ce->fmt->fields[ce->slots[i].src];
 		const uint8_t *p = rec->data + f->offset, *from = p;
@@ -513,11 +486,14 @@ int kt_converter_record(struct kt_converter *c, unsigned cpu, const struct kt_re
 	}
 	tid = ce->pid_field < 0 ? -1 :
 	      (int32_t)kt_rd_int(rec->data + ce->fmt->fields[ce->pid_field].offset, 4);
-	if (ce->filter && !kt_record_filter_pass(ce->filter, ce, rec, tid, cpu, cached_tgid, c)) {
+	if (c->nctx && ce->nnotes)
+		kt_threads_record(c, ce, rec);
+	if (ce->filter && !kt_record_filter_pass(ce->filter, ce, rec, tid, cpu, kt_threads_tgid,
+						 c)) {
 		c->st.filtered++;
 		return 0;
 	}
-	len = pack(c, ce, rec, tid);
+	len = pack(c, ce, rec, tid, cpu);
 	if (len < 0) {
 		c->st.bad++;
 		return kt_error_set(err, -EBADMSG, "%s: record of %u bytes shorter than its format",
@@ -615,6 +591,25 @@ int kt_converter_create(const struct kt_converter_config *cfg, struct kt_convert
 	if (!c)
 		return -ENOMEM;
 	c->ncpus = cfg->ncpus;
+	c->ctx_bytes = 4;
+	if (cfg->ncontexts > KT_CONTEXT_MAX) {
+		r = -EINVAL;
+		goto err;
+	}
+	for (size_t i = 0; i < cfg->ncontexts; i++) {
+		enum kt_context k = cfg->contexts[i];
+
+		for (size_t j = 0; j < i; j++)
+			if (c->ctx[j] == k)
+				k = 0;
+		if (k < KT_CTX_PID || k > KT_CTX_CPU_ID) {
+			r = kt_error_set(err, -EINVAL, "kernel context %d: unknown or given twice",
+					 (int)cfg->contexts[i]);
+			goto err;
+		}
+		c->ctx[c->nctx++] = k;
+		c->ctx_bytes += k == KT_CTX_PROCNAME ? 16 : 4;
+	}
 	c->packet_size = cfg->packet_size ? cfg->packet_size : 64 * 1024;
 	c->header = cfg->nevents_hint && cfg->nevents_hint < 31 ? CTF_HEADER_COMPACT :
 		    CTF_HEADER_LARGE;
@@ -719,6 +714,20 @@ int kt_converter_close(struct kt_converter *c, struct kt_error *err)
 	return 0;
 }
 
+int kt_converter_set_clock_offset(struct kt_converter *c, const struct ctf_clock_info *clock,
+				  struct kt_error *err)
+{
+	struct ctf_clock_desc d = ctf_clock_desc(clock);
+	int r = ctf_trace_set_clock_offset(c->trace, d.name, d.offset_s, d.offset);
+
+	if (r == 0)
+		r = ctf_fs_trace_rewrite_metadata(c->fs);
+	if (r < 0)
+		return kt_error_set(err, r, "cannot rewrite the kernel trace's metadata: %s",
+				    strerror(-r));
+	return 0;
+}
+
 int kt_converter_sync(struct kt_converter *c, struct kt_error *err)
 {
 	int r = ctf_fs_trace_sync(c->fs);
@@ -803,14 +812,17 @@ int kt_converter_write(struct kt_converter *c, unsigned cpu, const struct ctf_ev
 		       uint64_t ts, int64_t tid, const struct ctf_value *v, size_t n,
 		       struct kt_error *err)
 {
-	struct ctf_value ctx = CTF_S64(tid);
+	struct ctf_value ctx[KT_CONTEXT_MAX + 1];
+	char comm[17];
+	size_t nctx;
 	int r;
 
 	if (cpu >= c->ncpus)
 		return -EINVAL;
+	nctx = kt_context_values(c, (int32_t)tid, cpu, ctx, comm);
 	if (ts < c->last_ts[cpu])
 		ts = c->last_ts[cpu];
-	r = ctf_fs_stream_event(c->streams[cpu], ec, ts, &ctx, 1, v, n);
+	r = ctf_fs_stream_event(c->streams[cpu], ec, ts, ctx, nctx, v, n);
 	if (r < 0)
 		return kt_error_set(err, r, "cannot write event %s on cpu %u: %s", ec->name, cpu,
 				    strerror(-r));

@@ -75,6 +75,14 @@ struct kt_slot {
 
 struct kt_record_filter;
 
+/*
+ * What a record of some events says of a thread (threads.c): field indexes
+ * in the format (-1: absent) of a tid and of its comm and kernel prio then.
+ */
+struct kt_thread_note {
+	int tid, comm, prio;
+};
+
 /* A tracefs event and its CTF event class. */
 struct kt_conv_event {
 	struct kt_event_format *fmt;
@@ -83,11 +91,27 @@ struct kt_conv_event {
 	size_t nslots;
 	int pid_field;			/* common_pid, or -1 */
 	struct kt_record_filter *filter;	/* evaluated here; NULL: every record */
+	struct kt_thread_note notes[2];	/* kt_threads_watch(); nnotes of them */
+	unsigned nnotes;
 };
 
 struct kt_statedump_classes;
 
-#define KT_TGID_CACHE 4096
+/*
+ * The per-thread state of the contexts (threads.c), direct-mapped by tid:
+ * an entry is the thread's while its tid is the entry's; `known` says which
+ * of its values were found (KT_KNOW_*), the others are looked up on demand.
+ */
+#define KT_THREAD_CACHE 4096
+#define KT_KNOW_TGID 1u
+#define KT_KNOW_COMM 2u
+#define KT_KNOW_PRIO 4u
+
+struct kt_thread {
+	int32_t tid, tgid, prio;	/* prio: LTTng's (task_prio) */
+	char comm[16];			/* NUL-padded */
+	unsigned known;
+};
 
 struct kt_converter {
 	struct ctf_trace *trace;
@@ -110,7 +134,10 @@ struct kt_converter {
 	char **id_paths;		/* kernel id -> "system/name", after a scan */
 	char *bytes;			/* a record packed as CTF encodes it */
 	struct kt_statedump_classes *sd;	/* made by the first state dump */
-	struct { int32_t tid, tgid; } tgids[KT_TGID_CACHE];	/* filters' $ctx.pid */
+	enum kt_context ctx[KT_CONTEXT_MAX];	/* the event context after tid */
+	size_t nctx;
+	size_t ctx_bytes;		/* of the whole event context, tid included */
+	struct kt_thread threads[KT_THREAD_CACHE];	/* contexts, filters' $ctx.pid */
 	struct kt_converter_stats st;
 };
 
@@ -165,6 +192,46 @@ static inline int kt_dyn_loc(const struct kt_field *f, const struct kt_record *r
  * saved_tgids (options/record-tgid), else tid itself. Slow (reads files).
  */
 int64_t kt_tgid_of(int64_t tid);
+
+/* ---- per-thread state for the contexts (threads.c) ---- */
+
+/* What /proc/PID/task/TID/stat (or /proc/TID/stat) says of a thread. */
+struct kt_thread_stat {
+	char comm[17];
+	char state;
+	long ppid;
+	unsigned long flags;
+	int prio;		/* task_prio: LTTng's prio */
+	int cpu;
+};
+
+/* Parses a stat file (statedump.c); 0, -ENOENT (no such thread), -EBADMSG. */
+int kt_thread_stat_read(const char *path, struct kt_thread_stat *ts);
+
+/* The notes the records of event fmt give (ce->notes), from its fields. */
+void kt_threads_watch(struct kt_conv_event *ce);
+
+/* What record rec of ce says of threads (its notes), into the cache. */
+void kt_threads_record(struct kt_converter *c, const struct kt_conv_event *ce,
+		       const struct kt_record *rec);
+
+/* What the state dump read of a thread (comm: NUL-terminated). */
+void kt_threads_seed(struct kt_converter *c, int32_t tid, int32_t tgid, const char *comm,
+		     int32_t prio);
+
+/* The thread group of tid, through the cache (kt_tgid_of on a miss). */
+int64_t kt_threads_tgid(void *converter, int64_t tid);
+
+/*
+ * The stream event context: its type ({ tid, then c->ctx[] }), and the
+ * values of a record of tid on cpu, as bytes (pack(): c->ctx_bytes of them
+ * at o) or as values (v: KT_CONTEXT_MAX + 1 of them; comm: a buffer of 17
+ * they point into). Returns the number of values.
+ */
+int kt_context_type(const struct kt_converter *c, struct ctf_type **ret);
+void kt_context_pack(struct kt_converter *c, int32_t tid, unsigned cpu, uint8_t *o);
+size_t kt_context_values(struct kt_converter *c, int32_t tid, unsigned cpu,
+			 struct ctf_value *v, char comm[17]);
 
 /*
  * A filter evaluated on converted records: the programs (filter bytecode,

@@ -117,6 +117,19 @@ const char *kt_instance_path(const struct kt_instance *inst);
  */
 int kt_instance_exclude_pid(struct kt_instance *inst, pid_t pid, struct kt_error *err);
 
+/*
+ * A pid tracker (LTTng's `track -k --pid`): only the events of the n
+ * processes pids (their threads now, and the threads and children they make
+ * from now on: options/event-fork) are recorded, through the instance's
+ * set_event_pid; all: every process again (n ignored). n 0 without all
+ * records none: the list then holds KT_PID_NONE, a pid no task can have.
+ * A pid that is not running is written as it is (a tid it may get later is
+ * not followed). Returns 0 or an errno with err saying which file.
+ */
+int kt_instance_track_pids(struct kt_instance *inst, const int64_t *pids, size_t n, bool all,
+			   struct kt_error *err);
+#define KT_PID_NONE 4194305	/* PID_MAX_LIMIT + 1 */
+
 /* tracing_on 1/0. */
 int kt_instance_start(struct kt_instance *inst, struct kt_error *err);
 int kt_instance_stop(struct kt_instance *inst, struct kt_error *err);
@@ -426,6 +439,31 @@ void kt_cpu_reader_stats(const struct kt_cpu_reader *r, struct kt_reader_stats *
 
 struct kt_converter;
 
+/*
+ * The context fields a kernel trace can carry besides `tid` (every event
+ * has it: the record's common_pid), named as LTTng's kernel traces name
+ * them. What tracefs gives per record is its emitter (common_pid) and its
+ * CPU; the rest comes from the converter's per-thread state (threads.c):
+ *   KT_CTX_PID       the thread group (pid): the state dump, then /proc,
+ *                    else the kernel's saved_tgids, else the tid
+ *   KT_CTX_PROCNAME  the thread's comm (char[16]): the state dump, the
+ *                    comm fields of the records that carry one
+ *                    (sched_switch, sched_process_fork, task_rename), else
+ *                    /proc, else the kernel's saved_cmdlines
+ *   KT_CTX_PRIO      the priority as LTTng's (task_prio: 20 for nice 0):
+ *                    the state dump, sched_switch's prev_prio/next_prio
+ *                    - 100, else /proc; KT_PRIO_UNKNOWN when none knows
+ *   KT_CTX_CPU_ID    the CPU of the buffer the record was in
+ */
+enum kt_context {
+	KT_CTX_PID = 1,
+	KT_CTX_PROCNAME,
+	KT_CTX_PRIO,
+	KT_CTX_CPU_ID,
+};
+#define KT_CONTEXT_MAX 4
+#define KT_PRIO_UNKNOWN INT32_MIN
+
 struct kt_converter_config {
 	const char *dir;		/* the trace directory (kernel/ lives here) */
 	const char *channel;		/* "channel0" */
@@ -440,6 +478,10 @@ struct kt_converter_config {
 	const struct ctf_clock_info *clock;
 	bool growing;			/* files readable while written (ctf_fs_trace_set_growing):
 					 * a consumer's; else they appear at kt_converter_close */
+	/* The stream event context after tid, in this order, each once
+	 * (-EINVAL otherwise); the events' fields in the metadata. */
+	const enum kt_context *contexts;
+	size_t ncontexts;
 };
 
 /*
@@ -514,6 +556,14 @@ int kt_converter_statedump(struct kt_converter *c, unsigned cpu, uint64_t ts,
  * what was converted so far is on disk (growing mode). 0 or an errno.
  */
 int kt_converter_sync(struct kt_converter *c, struct kt_error *err);
+
+/*
+ * The trace's clock gets the offset of clock (its name must be the
+ * trace's), and the metadata file is written again (regenerate metadata).
+ * 0, -ENOENT (another clock), or an errno of writing.
+ */
+int kt_converter_set_clock_offset(struct kt_converter *c, const struct ctf_clock_info *clock,
+				  struct kt_error *err);
 
 /* Flushes the streams and writes metadata and index. Returns 0 or an errno. */
 int kt_converter_close(struct kt_converter *c, struct kt_error *err);

@@ -143,16 +143,7 @@ static int make_classes(struct kt_converter *c, struct kt_statedump_classes *k, 
 			  err);
 }
 
-struct thread_stat {
-	char comm[17];
-	char state;
-	long ppid;
-	unsigned long flags;
-	int cpu;
-};
-
-/* Parses /proc/PID/task/TID/stat; 0 or -errno. */
-static int read_stat(const char *path, struct thread_stat *ts)
+int kt_thread_stat_read(const char *path, struct kt_thread_stat *ts)
 {
 	char buf[2048], *lp, *rp, *save = NULL, *tok;
 	int field = 3;
@@ -172,6 +163,8 @@ static int read_stat(const char *path, struct thread_stat *ts)
 			ts->ppid = strtol(tok, NULL, 10);
 		else if (field == 9)
 			ts->flags = strtoul(tok, NULL, 10);
+		else if (field == 18)
+			ts->prio = (int)strtol(tok, NULL, 10);
 		else if (field == 39) {
 			ts->cpu = (int)strtol(tok, NULL, 10);
 			break;
@@ -309,15 +302,16 @@ int kt_converter_statedump(struct kt_converter *c, unsigned cpu, uint64_t ts,
 		if (!task)
 			continue;
 		while ((te = readdir(task)) && r >= 0) {
-			struct thread_stat st;
+			struct kt_thread_stat st;
 			long tid;
 
 			if (te->d_name[0] < '0' || te->d_name[0] > '9')
 				continue;
 			tid = strtol(te->d_name, NULL, 10);
 			kt_fmt(path, sizeof(path), "%s/%ld/stat", tdir, tid);
-			if (read_stat(path, &st) < 0)
+			if (kt_thread_stat_read(path, &st) < 0)
 				continue;
+			kt_threads_seed(c, (int32_t)tid, (int32_t)pid, st.comm, st.prio);
 			{
 				struct ctf_value v[] = {
 					CTF_S64(tid), CTF_S64(tid), CTF_S64(pid), CTF_S64(pid),

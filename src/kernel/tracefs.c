@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kernel/kernel-internal.h"
+#include "util/strbuf.h"
 
 #define TRACEFS_MAGIC_NUMBER 0x74726163
 
@@ -422,6 +423,46 @@ int kt_instance_exclude_pid(struct kt_instance *inst, pid_t pid, struct kt_error
 		return kt_error_set(err, r, "instance '%s': cannot exclude pid %d: %s", inst->name,
 				    (int)pid, strerror(-r));
 	return 0;
+}
+
+/* Appends pid and, while it runs, the tids of its threads (/proc/PID/task). */
+static void append_threads(struct strbuf *sb, int64_t pid)
+{
+	char dir[64];
+	struct dirent *de;
+	DIR *d;
+
+	strbuf_appendf(sb, "%lld ", (long long)pid);
+	kt_fmt(dir, sizeof(dir), "/proc/%lld/task", (long long)pid);
+	if (!(d = opendir(dir)))
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' &&
+		    strtoll(de->d_name, NULL, 10) != pid)
+			strbuf_appendf(sb, "%s ", de->d_name);
+	closedir(d);
+}
+
+int kt_instance_track_pids(struct kt_instance *inst, const int64_t *pids, size_t n, bool all,
+			   struct kt_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	/* the kernel's own list: tasks by tid; event-fork adds what they fork */
+	for (size_t i = 0; !all && i < n; i++)
+		append_threads(&sb, pids[i]);
+	if (!all && n == 0)
+		strbuf_appendf(&sb, "%d", KT_PID_NONE);
+	if ((r = strbuf_error(&sb)) < 0) {
+		strbuf_free(&sb);
+		return r;
+	}
+	r = inst_write(inst, "options/event-fork", all ? "0" : "1", err);
+	if (r == 0)
+		r = inst_write(inst, "set_event_pid", all ? "" : strbuf_str(&sb), err);
+	strbuf_free(&sb);
+	return r;
 }
 
 int kt_instance_start(struct kt_instance *inst, struct kt_error *err)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "kernel-session.h"
 #include "ust-session.h"
 #include "util/fs.h"
 
@@ -105,23 +106,13 @@ static void begin(struct reg_session *s, struct consumer *c, char *dir, time_t w
 	s->chunk.next_timer_ns = monotonic_ns() + s->rotation.timer_us * 1000;
 }
 
-/*
- * Whether s records the kernel, whose trace (written by the consumer's
- * converter into OUTPUT/kernel) is not rotated, cleared or regenerated yet:
- * then *detail says so.
- */
-static bool kernel_refuses(const struct reg_session *s, const char *what, const char **detail)
+/* Both domains' traces: the current one ends, the next is in dir (NULL: none yet). */
+static int rotate_domains(struct reg_session *s, struct consumer *c, const char *dir,
+			  const char **detail)
 {
-	static char text[128];	/* the daemon is single-threaded */
+	int r = ust_session_rotate(s, c, dir, detail);
 
-	for (size_t i = 0; i < s->n_channels; i++)
-		if (s->channels[i].domain == LTT_DOMAIN_KERNEL) {
-			snprintf(text, sizeof(text), "the kernel channels of a session are not %s "
-				 "yet", what);
-			*detail = text;
-			return true;
-		}
-	return false;
+	return r < 0 ? r : kernel_session_rotate(s, c, dir, detail);
 }
 
 int chunk_rotate(struct reg_session *s, struct consumer *c, char *path, size_t size,
@@ -136,8 +127,6 @@ int chunk_rotate(struct reg_session *s, struct consumer *c, char *path, size_t s
 				      : "the session has no output";
 		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	}
-	if (kernel_refuses(s, "rotated", detail))
-		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	if (!s->chunk.started) {
 		*detail = "it never started: there is nothing to rotate yet";
 		return -LTT_ERR_NOT_STARTED;
@@ -152,7 +141,7 @@ int chunk_rotate(struct reg_session *s, struct consumer *c, char *path, size_t s
 		return -LTT_ERR_NO_OUTPUT;
 	}
 	/* what was recorded so far stays in the current files; what follows goes to next */
-	r = ust_session_rotate(s, c, next, detail);
+	r = rotate_domains(s, c, next, detail);
 	if (r == 0)
 		r = archive(s, now, path, size, detail);
 	if (r < 0) {
@@ -186,7 +175,7 @@ int chunk_session_starting(struct reg_session *s, struct consumer *c, const char
 	now = time(NULL);
 	if ((r = chunk_path(s, now, s->chunk.index, &next)) < 0)
 		return r;
-	if (mkdir_p(next, 0750) < 0 || (r = ust_session_rotate(s, c, next, detail)) < 0) {
+	if (mkdir_p(next, 0750) < 0 || (r = rotate_domains(s, c, next, detail)) < 0) {
 		free(next);
 		return r < 0 ? r : -LTT_ERR_NO_OUTPUT;
 	}
@@ -217,8 +206,11 @@ int chunk_schedule_set(struct reg_session *s, uint64_t timer_us, uint64_t size,
 				      : "the session has no output";
 		return -LTT_ERR_ROTATION_UNAVAILABLE;
 	}
-	if (kernel_refuses(s, "rotated", detail))
+	if (size && s->kernel) {
+		*detail = "a size-based rotation counts what the consumer wrote of user-space "
+			  "channels only, and this session has a kernel channel: rotate with --timer";
 		return -LTT_ERR_ROTATION_UNAVAILABLE;
+	}
 	if (!timer_us && !size) {
 		*detail = "give a period or a size";
 		return -LTT_ERR_INVALID_ATTR;
@@ -259,11 +251,11 @@ int chunk_clear(struct reg_session *s, struct consumer *c, const char **detail)
 {
 	int r;
 
-	if (kernel_refuses(s, "cleared", detail))
-		return -EOPNOTSUPP;
 	if (!s->chunk.started || !c)
 		return 0;	/* nothing recorded yet */
 	r = ust_session_clear(s, c, detail);
+	if (r == 0)
+		r = kernel_session_clear(s, c, detail);
 	if (r == 0)
 		s->chunk.bytes_at_begin = written(s, c);
 	return r;

@@ -470,42 +470,20 @@ static int snapshot_record_request(struct request *rq)
 	return 0;
 }
 
-/*
- * Reads DOMAIN for a request only the user-space domain serves yet
- * (contexts, trackers): -EOPNOTSUPP saying so for the kernel.
- */
-static int user_domain_only(struct request *rq, const char *what, enum ltt_domain *ret)
-{
-	static char text[160];
-	uint64_t d;
-
-	if (proto_get_u64(rq->attrs, CTL_A_DOMAIN, &d) < 0 ||
-	    (d != LTT_DOMAIN_USER && d != LTT_DOMAIN_KERNEL))
-		return -EBADMSG;
-	if (d == LTT_DOMAIN_KERNEL) {
-		snprintf(text, sizeof(text), "kernel %s are not supported yet by ltt (user space "
-			 "only: -u)", what);
-		rq->detail = text;
-		return -EOPNOTSUPP;
-	}
-	*ret = (enum ltt_domain)d;
-	return 0;
-}
-
 static int context_add_request(struct request *rq)
 {
 	const char *names[PROTO_CTX_MAX], *channel = NULL;
 	enum ltt_domain domain;
+	struct reg_channel *c;
 	struct reg_session *s;
 	struct proto_attr at;
 	size_t cur = 0, n = 0;
 	int r;
 
-	if ((r = target_session(rq, &s)) < 0 ||
-	    (r = user_domain_only(rq, "contexts", &domain)) < 0)
+	bool had_kernel;
+
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
 		return r;
-	if (proto_get_str(rq->attrs, CTL_A_CHANNEL, &channel) == -EBADMSG)
-		return -EBADMSG;
 	while (proto_attrs_next(rq->attrs, &cur, &at)) {
 		if (at.id != CTL_A_CONTEXT || at.kind != PROTO_STR)
 			continue;
@@ -515,7 +493,47 @@ static int context_add_request(struct request *rq)
 		}
 		names[n++] = (const char *)at.value;
 	}
-	return context_add(s, domain, channel, names, n, &rq->detail);
+	if (domain == LTT_DOMAIN_USER)
+		return context_add(s, domain, channel, names, n, &rq->detail);
+	/* the session's kernel channel (made now if it has none, and then taken back on failure) */
+	had_kernel = s->kernel != NULL;
+	if (!s->chunk.started && (r = kernel_rule_channel(rq, s, &channel, &c)) < 0)
+		return r;
+	r = context_add(s, domain, channel, names, n, &rq->detail);
+	if (r < 0 && !had_kernel && s->kernel) {
+		kernel_session_free(s, consumer);
+		registry_channel_remove_last(s);
+	}
+	return r;
+}
+
+/*
+ * A change of the kernel's pid tracker: in the registry, then in tracefs
+ * (the registry's set as it was if tracefs refuses).
+ */
+static int kernel_tracker_change(struct request *rq, struct reg_session *s, bool track,
+				 const int64_t *values, size_t n)
+{
+	struct reg_tracker *t = &s->trackers[LTT_DOMAIN_KERNEL][LTT_PROCESS_ATTR_PID];
+	struct reg_tracker was = *t;
+	int r;
+
+	was.values = t->n_values ? malloc(t->n_values * sizeof(*was.values)) : NULL;
+	if (t->n_values && !was.values)
+		return -ENOMEM;
+	if (t->n_values)
+		memcpy(was.values, t->values, t->n_values * sizeof(*was.values));
+	r = track ? tracker_track(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID, values, n,
+				  &rq->detail)
+		  : tracker_untrack(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID, values, n,
+				    &rq->detail);
+	if (r == 0 && (r = kernel_session_track(s, &rq->detail)) < 0) {
+		free(t->values);
+		*t = was;
+		return r;
+	}
+	free(was.values);
+	return r;
 }
 
 /* TRACK and UNTRACK. */
@@ -525,17 +543,21 @@ static int tracker_request(struct request *rq, bool track)
 	enum ltt_domain domain;
 	struct reg_session *s;
 	struct proto_attr at;
+	const char *channel;
 	uint64_t attr;
 	size_t cur = 0, n = 0;
 	int r;
 
-	if ((r = target_session(rq, &s)) < 0 ||
-	    (r = user_domain_only(rq, "trackers", &domain)) < 0)
+	if ((r = target_session(rq, &s)) < 0 || (r = target_domain(rq, &domain, &channel)) < 0)
 		return r;
 	if (proto_get_u64(rq->attrs, CTL_A_PROCESS_ATTR, &attr) < 0)
 		return -EBADMSG;
 	if (!tracker_attr_valid(domain, (enum ltt_process_attr)attr)) {
-		rq->detail = "the user space domain tracks --vpid, --vuid and --vgid";
+		rq->detail = domain == LTT_DOMAIN_USER
+				     ? "the user space domain tracks --vpid, --vuid and --vgid"
+				     : "the kernel domain tracks --pid only: tracefs selects events "
+				       "by task (set_event_pid); it has no way to select them by "
+				       "virtual pid, user or group";
 		return -LTT_ERR_INVALID_ATTR;
 	}
 	while (proto_attrs_next(rq->attrs, &cur, &at)) {
@@ -547,6 +569,8 @@ static int tracker_request(struct request *rq, bool track)
 		}
 		memcpy(&values[n++], at.value, sizeof(*values));
 	}
+	if (domain == LTT_DOMAIN_KERNEL)
+		return kernel_tracker_change(rq, s, track, values, n);
 	return track ? tracker_track(s, domain, (enum ltt_process_attr)attr, values, n, &rq->detail)
 		     : tracker_untrack(s, domain, (enum ltt_process_attr)attr, values, n,
 				       &rq->detail);
@@ -677,24 +701,45 @@ static int session_clear(struct request *rq)
 	return r;
 }
 
+/* The request's session, which must be tracing (as LTTng's regenerate wants). */
+static int tracing_session(struct request *rq, struct reg_session **ret)
+{
+	int r = target_session(rq, ret);
+
+	return r < 0 ? r : (*ret)->active ? 0 : -LTT_ERR_NOT_STARTED;
+}
+
 static int regenerate_metadata(struct request *rq)
 {
 	struct reg_session *s;
-	int r = target_session(rq, &s);
+	int r = tracing_session(rq, &s);
 
 	if (r < 0)
 		return r;
-	if (!s->active)
-		return -LTT_ERR_NOT_STARTED;
 	for (size_t i = 0; i < s->n_channels; i++)
-		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID ||
-		    s->channels[i].domain == LTT_DOMAIN_KERNEL) {
-			rq->detail = s->channels[i].domain == LTT_DOMAIN_KERNEL
-					     ? "the kernel trace's metadata is not regenerated yet"
-					     : "the metadata of per-PID buffers is not regenerated";
+		if (s->channels[i].attr.buffers == LTT_BUFFERS_PID) {
+			rq->detail = "the metadata of per-PID buffers is not regenerated";
 			return -LTT_ERR_INVALID_ATTR;
 		}
 	r = ust_session_regenerate_metadata(s, consumer, &rq->detail);
+	if (r == 0)
+		r = kernel_session_regenerate_metadata(s, consumer, &rq->detail);
+	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
+}
+
+static int regenerate_statedump(struct request *rq)
+{
+	struct reg_session *s;
+	int r = tracing_session(rq, &s);
+
+	if (r < 0)
+		return r;
+	if (!s->kernel) {
+		rq->detail = "the state dump is the kernel trace's (ltt's user-space tracer has "
+			     "none): the session has no kernel channel";
+		return -LTT_ERR_INVALID_ATTR;
+	}
+	r = kernel_session_statedump(s, consumer, &rq->detail);
 	return r < 0 ? consumer_failed(r, &rq->detail) : 0;
 }
 
@@ -883,6 +928,7 @@ static int (*const handlers[CTL_MSG_TYPE_END])(struct request *) = {
 	[CTL_REGENERATE_METADATA] = regenerate_metadata,
 	[CTL_SESSION_SAVE] = session_save,
 	[CTL_SESSION_LOAD] = session_load,
+	[CTL_REGENERATE_STATEDUMP] = regenerate_statedump,
 };
 
 void commands_handle(struct registry *reg, const struct proto_msg *msg,

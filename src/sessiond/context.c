@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kernel-session.h"
 #include "proto/context-types.h"
 
 /* The detail of an error (the daemon is single-threaded). */
@@ -84,7 +85,11 @@ static int resolve(enum ltt_domain domain, const char *const *names, size_t n, u
 				*detail = detail_text("'%s' is given twice", names[i]);
 				return -LTT_ERR_CONTEXT_EXISTS;
 			}
-		if (ct->kind == PROTO_CTX_PERF && (r = perf_available(ct, detail)) < 0)
+		if (domain == LTT_DOMAIN_KERNEL && (r = kernel_session_context((unsigned)t,
+										   detail)) < 0)
+			return r;
+		if (domain == LTT_DOMAIN_USER && ct->kind == PROTO_CTX_PERF &&
+		    (r = perf_available(ct, detail)) < 0)
 			return r;
 		types[i] = (unsigned)t;
 	}

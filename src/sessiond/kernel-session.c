@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "proto/context-types.h"
+#include "tracker.h"
 #include "proto/ctl-protocol.h"
 #include "util/strbuf.h"
 
@@ -79,6 +81,33 @@ int kernel_session_available(const char **detail)
 	return 0;
 }
 
+/* ---- contexts ---- */
+
+int kernel_session_context(unsigned type, const char **detail)
+{
+	static char text[300];
+	const struct proto_context_type *t = proto_context_type(type);
+
+	switch (t->kind) {
+	case PROTO_CTX_TID:
+		return 0;
+	case PROTO_CTX_PID:
+		return KT_CTX_PID;
+	case PROTO_CTX_PROCNAME:
+		return KT_CTX_PROCNAME;
+	case PROTO_CTX_CPU_ID:
+		return KT_CTX_CPU_ID;
+	default:
+		if (strcmp(t->name, "prio") == 0)
+			return KT_CTX_PRIO;
+		snprintf(text, sizeof(text), "kernel context '%s' is not recorded by ltt: tracefs "
+			 "records carry only their thread and CPU, from which ltt derives tid, pid, "
+			 "procname, prio and cpu_id", t->name);
+		*detail = text;
+		return -LTT_ERR_CONTEXT_UNAVAILABLE;
+	}
+}
+
 /* ---- the instance ---- */
 
 int kernel_session_add_channel(struct reg_session *s, const struct reg_channel *c,
@@ -126,7 +155,24 @@ int kernel_session_add_channel(struct reg_session *s, const struct reg_channel *
 	}
 	snprintf(ks->channel, sizeof(ks->channel), "%s", c->name);
 	s->kernel = ks;
+	if (!tracker_get(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID)->all &&
+	    (r = kernel_session_track(s, detail)) < 0) {
+		kernel_session_free(s, NULL);
+		return r;
+	}
 	return 0;
+}
+
+int kernel_session_track(struct reg_session *s, const char **detail)
+{
+	const struct reg_tracker *t = tracker_get(s, LTT_DOMAIN_KERNEL, LTT_PROCESS_ATTR_PID);
+	int r;
+
+	if (!s->kernel)
+		return 0;	/* applied when the instance is made */
+	kerr.msg[0] = '\0';
+	r = kt_instance_track_pids(s->kernel->inst, t->values, t->n_values, t->all, &kerr);
+	return r < 0 ? fail(detail, r) : 0;
 }
 
 void kernel_session_free(struct reg_session *s, struct consumer *c)
@@ -532,6 +578,38 @@ int kernel_session_load(struct reg_session *s, const char **detail)
 
 /* ---- start, stop ---- */
 
+/* Whether the session's kernel channel is in the running consumer cons. */
+static bool in_consumer(const struct kernel_session *ks, struct consumer *cons)
+{
+	return ks && ks->key && cons && ks->consumer == consumer_pid(cons);
+}
+
+/*
+ * Begins request `type` on the session's kernel channel (KEY put): false,
+ * with nothing begun, when the channel is not in the running consumer.
+ */
+static bool begin_request(const struct kernel_session *ks, struct consumer *cons,
+			  enum cons_msg_type type, struct proto_builder *b)
+{
+	if (!in_consumer(ks, cons))
+		return false;
+	consumer_begin(cons, b, type);
+	proto_put_u64(b, CONS_A_KEY, ks->key);
+	return true;
+}
+
+/* The session's clock, as the consumer's converter describes it. */
+static void put_clock(struct proto_builder *b, const struct reg_session *s)
+{
+	proto_nest_begin(b, CONS_A_CLOCK);
+	proto_put_str(b, CONS_A_NAME, ctf_clock_kind_name(s->clock.kind));
+	proto_put_u64(b, CONS_A_FREQ, s->clock.freq);
+	proto_put_i64(b, CONS_A_OFFSET_S, s->clock.offset_s);
+	proto_put_u64(b, CONS_A_OFFSET, s->clock.offset);
+	proto_put_bytes(b, CONS_A_UUID, s->clock.uuid, sizeof(s->clock.uuid));
+	proto_nest_end(b);
+}
+
 static int add_to_consumer(struct reg_session *s, struct consumer *cons, const char **detail)
 {
 	struct kernel_session *ks = s->kernel;
@@ -541,7 +619,7 @@ static int add_to_consumer(struct reg_session *s, struct consumer *cons, const c
 	uint64_t key = consumer_new_key();
 	int r;
 
-	if (snprintf(dir, sizeof(dir), "%s/kernel", s->output) >= (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/kernel", s->chunk.dir) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	consumer_begin(cons, &b, CONS_ADD_KERNEL_CHANNEL);
 	proto_put_u64(&b, CONS_A_KEY, key);
@@ -552,13 +630,13 @@ static int add_to_consumer(struct reg_session *s, struct consumer *cons, const c
 	proto_put_u64(&b, CONS_A_SWITCH_TIMER, c->attr.switch_timer_us);
 	proto_put_u64(&b, CONS_A_READ_TIMER, c->attr.read_timer_us);
 	proto_put_str(&b, CONS_A_TRACE_NAME, s->name);
-	proto_nest_begin(&b, CONS_A_CLOCK);
-	proto_put_str(&b, CONS_A_NAME, ctf_clock_kind_name(s->clock.kind));
-	proto_put_u64(&b, CONS_A_FREQ, s->clock.freq);
-	proto_put_i64(&b, CONS_A_OFFSET_S, s->clock.offset_s);
-	proto_put_u64(&b, CONS_A_OFFSET, s->clock.offset);
-	proto_put_bytes(&b, CONS_A_UUID, s->clock.uuid, sizeof(s->clock.uuid));
-	proto_nest_end(&b);
+	put_clock(&b, s);
+	for (size_t i = 0; i < c->n_contexts; i++) {
+		int k = kernel_session_context(c->contexts[i], detail);
+
+		if (k > 0)
+			proto_put_u64(&b, CONS_A_CONTEXT, (uint64_t)k);
+	}
 	r = consumer_request(cons, &b, NULL, 0, detail);
 	if (r < 0)
 		return r;
@@ -569,16 +647,27 @@ static int add_to_consumer(struct reg_session *s, struct consumer *cons, const c
 	return r < 0 ? fail(detail, r) : 0;
 }
 
+int kernel_session_statedump(struct reg_session *s, struct consumer *cons, const char **detail)
+{
+	const struct reg_channel *c = kernel_channel(s);
+	struct proto_builder b;
+
+	/* KERNEL_START: the events enabled now declared, the buffers drained, the dump */
+	if (!begin_request(s->kernel, cons, CONS_KERNEL_START, &b))
+		return 0;
+	for (size_t i = 0; i < c->n_rules; i++)
+		if (c->rules[i].type == LTT_EVENT_FUNCTION && c->rules[i].enabled)
+			proto_put_str(&b, CONS_A_FUNCTION_NAME, c->rules[i].pattern);
+	return consumer_request(cons, &b, NULL, 0, detail);
+}
+
 int kernel_session_start(struct reg_session *s, struct consumer *cons, const char **detail)
 {
 	struct kernel_session *ks = s->kernel;
-	const struct reg_channel *c;
-	struct proto_builder b;
 	int r;
 
 	if (!ks || !s->output[0])
 		return 0;	/* no output: nothing to record into */
-	c = kernel_channel(s);
 	kerr.msg[0] = '\0';
 	if (ks->key && ks->consumer != consumer_pid(cons)) {
 		*detail = "the consumer daemon that wrote this session's kernel trace died: its trace "
@@ -589,13 +678,7 @@ int kernel_session_start(struct reg_session *s, struct consumer *cons, const cha
 		return r;
 	if ((r = send_filters(s, cons, detail)) < 0)
 		return r;
-	consumer_begin(cons, &b, CONS_KERNEL_START);
-	proto_put_u64(&b, CONS_A_KEY, ks->key);
-	for (size_t i = 0; i < c->n_rules; i++)
-		if (c->rules[i].type == LTT_EVENT_FUNCTION && c->rules[i].enabled)
-			proto_put_str(&b, CONS_A_FUNCTION_NAME, c->rules[i].pattern);
-	r = consumer_request(cons, &b, NULL, 0, detail);
-	if (r < 0)
+	if ((r = kernel_session_statedump(s, cons, detail)) < 0)
 		return r;
 	r = kt_instance_start(ks->inst, &kerr);
 	return r < 0 ? fail(detail, r) : 0;
@@ -620,6 +703,41 @@ int kernel_session_stop(struct reg_session *s, struct consumer *cons, const char
 	return consumer_request(cons, &b, NULL, 0, detail);
 }
 
+int kernel_session_rotate(struct reg_session *s, struct consumer *cons, const char *dir,
+			  const char **detail)
+{
+	struct proto_builder b;
+	char kdir[PATH_MAX];
+
+	if (dir && snprintf(kdir, sizeof(kdir), "%s/kernel", dir) >= (int)sizeof(kdir))
+		return -ENAMETOOLONG;
+	if (!begin_request(s->kernel, cons, CONS_ROTATE, &b))
+		return 0;	/* not started yet (or its consumer died): nothing written */
+	if (dir)
+		proto_put_str(&b, CONS_A_DIR, kdir);
+	return consumer_request(cons, &b, NULL, 0, detail);
+}
+
+int kernel_session_regenerate_metadata(struct reg_session *s, struct consumer *cons,
+				       const char **detail)
+{
+	struct proto_builder b;
+
+	if (!begin_request(s->kernel, cons, CONS_KERNEL_CLOCK, &b))
+		return 0;
+	put_clock(&b, s);
+	return consumer_request(cons, &b, NULL, 0, detail);
+}
+
+int kernel_session_clear(struct reg_session *s, struct consumer *cons, const char **detail)
+{
+	struct proto_builder b;
+
+	if (!begin_request(s->kernel, cons, CONS_CLEAR, &b))
+		return 0;
+	return consumer_request(cons, &b, NULL, 0, detail);
+}
+
 int kernel_session_stats(struct reg_session *s, struct consumer *cons, uint64_t *ret_recorded,
 			 uint64_t *ret_discarded)
 {
@@ -629,7 +747,7 @@ int kernel_session_stats(struct reg_session *s, struct consumer *cons, uint64_t 
 	uint64_t recorded, lost;
 	int r;
 
-	if (!ks || !ks->key || !cons || ks->consumer != consumer_pid(cons))
+	if (!in_consumer(ks, cons))
 		return -ENOENT;
 	consumer_begin(cons, &b, CONS_STATS);
 	proto_put_u64(&b, CONS_A_KEY, ks->key);

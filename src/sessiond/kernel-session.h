@@ -13,13 +13,11 @@
  *              consumer on the converted records;
  *   consumer   the channel in ltt-consumerd (kernel-channel.c there), added
  *              at the first start: it reads the instance into OUTPUT/kernel.
- *
- * Where contexts and trackers will plug in: a context (pid, tid, prio,
- * procname...) is a field the consumer adds to each converted record from
- * the record itself or its own per-thread state: it travels with
- * ADD_KERNEL_CHANNEL, like the clock; a pid/uid tracker is the instance's
- * set_event_pid (kt_instance_exclude_pid's sibling), written here when the
- * tracker changes.
+
+ *   contexts   tid (always), pid, procname, prio, cpu_id: fields the
+ *              consumer's converter adds to every record from the record
+ *              and its per-thread state (src/kernel/threads.c); they travel
+ *              with ADD_KERNEL_CHANNEL, like the clock.
  *
  * Context: the daemon's main loop. Functions return 0 or a negative errno /
  * -LTT_ERR_*, with *detail naming what failed (valid until the next call).
@@ -37,6 +35,21 @@
  * with *detail saying why not.
  */
 int kernel_session_available(const char **detail);
+
+/*
+ * The kernel context (enum kt_context) that records context type `type`
+ * (proto/context-types.h): 0 for tid, which every kernel event has;
+ * -LTT_ERR_CONTEXT_UNAVAILABLE with *detail saying why for the types the
+ * tracefs backend cannot record.
+ */
+int kernel_session_context(unsigned type, const char **detail);
+
+/*
+ * The kernel pid tracker of s (its registry set) into its tracefs instance,
+ * if it has one: only those processes (their threads, and what they fork
+ * from now on) are recorded. 0 or an error with *detail.
+ */
+int kernel_session_track(struct reg_session *s, const char **detail);
 
 /*
  * Makes the tracefs instance of session s for its new kernel channel c
@@ -67,6 +80,12 @@ int kernel_session_rule_changed(struct reg_session *s, size_t index, struct cons
 /* At start: the consumer's channel (first time), the state dump, tracing on. */
 int kernel_session_start(struct reg_session *s, struct consumer *c, const char **detail);
 
+/*
+ * Regenerate statedump: the consumer writes a state dump into the kernel
+ * trace now (after what the buffers hold), as at start.
+ */
+int kernel_session_statedump(struct reg_session *s, struct consumer *c, const char **detail);
+
 /* At stop: tracing off, then the consumer drains it all to disk. */
 int kernel_session_stop(struct reg_session *s, struct consumer *c, const char **detail);
 
@@ -75,6 +94,22 @@ int kernel_session_stop(struct reg_session *s, struct consumer *c, const char **
  * buffers (c NULL: no consumer), the instance is removed. No-op without one.
  */
 void kernel_session_free(struct reg_session *s, struct consumer *c);
+
+/*
+ * Rotation: the kernel trace so far is closed, complete, in the current
+ * chunk; what follows goes to DIR/kernel (dir NULL: the session is stopped,
+ * the next trace is made by the rotation at its next start). No-op before
+ * the first start.
+ */
+int kernel_session_rotate(struct reg_session *s, struct consumer *c, const char *dir,
+			  const char **detail);
+
+/* Clear: what the kernel buffers hold is dropped, the kernel trace emptied. */
+int kernel_session_clear(struct reg_session *s, struct consumer *c, const char **detail);
+
+/* Regenerate metadata: the kernel trace's metadata gets the session's (resampled) clock. */
+int kernel_session_regenerate_metadata(struct reg_session *s, struct consumer *c,
+				       const char **detail);
 
 /*
  * What the consumer wrote of the session's kernel channel: events recorded,

@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "chunk.h"
+#include "context.h"
+#include "proto/context-types.h"
+#include "tracker.h"
 #include "session-file.h"
 #include "util/fs.h"
 
@@ -125,6 +128,23 @@ static int get_bool(struct loader *ld, struct sf_section *sec, const char *key, 
 
 	*ret = v;
 	return r;
+}
+
+/* The values of every `key` of sec, in order (into *ret, malloc'd; the strings are sec's). */
+static int get_repeated(struct sf_section *sec, const char *key, const char ***ret, size_t *n)
+{
+	const char **list = calloc(sec->n_pairs + 1, sizeof(*list));
+
+	if (!list)
+		return -ENOMEM;
+	*n = 0;
+	for (size_t i = 0; i < sec->n_pairs; i++)
+		if (strcmp(sec->pairs[i].key, key) == 0) {
+			sec->pairs[i].used = true;
+			list[(*n)++] = sec->pairs[i].value;
+		}
+	*ret = list;
+	return 0;
 }
 
 /* A registry function refused what sec describes: say so at its line. */
@@ -335,23 +355,6 @@ static void write_event_rule(const struct reg_session *s, struct strbuf *sb)
 	}
 }
 
-/* The values of every `exclude` (into *ret, malloc'd; the strings belong to sec). */
-static int get_exclusions(struct sf_section *sec, const char ***ret, size_t *n)
-{
-	const char **list = calloc(sec->n_pairs + 1, sizeof(*list));
-
-	if (!list)
-		return -ENOMEM;
-	*n = 0;
-	for (size_t i = 0; i < sec->n_pairs; i++)
-		if (strcmp(sec->pairs[i].key, "exclude") == 0) {
-			sec->pairs[i].used = true;
-			list[(*n)++] = sec->pairs[i].value;
-		}
-	*ret = list;
-	return 0;
-}
-
 /* The filter of sec does not compile: say so where it is written. */
 static int refused_at_filter(struct loader *ld, struct sf_section *sec, int r, const char *detail)
 {
@@ -379,7 +382,7 @@ static int read_event_rule(struct loader *ld, struct sf_section *sec)
 	    (r = get_u64(ld, sec, "loglevel", 14, &level)) < 0 ||
 	    (r = get_str(ld, sec, "filter", false, &e.filter)) < 0 ||
 	    (r = get_bool(ld, sec, "enabled", &enabled)) < 0 ||
-	    (r = get_exclusions(sec, &exclusions, &e.n_exclusions)) < 0)
+	    (r = get_repeated(sec, "exclude", &exclusions, &e.n_exclusions)) < 0)
 		return r;
 	e.type = (enum ltt_event_type)type;
 	e.loglevel_match = (enum ltt_loglevel_match)match;
@@ -401,10 +404,117 @@ static int read_event_rule(struct loader *ld, struct sf_section *sec)
 	return r;
 }
 
+/* ---- [context] domain channel type+ ---- */
+
+static void write_context(const struct reg_session *s, struct strbuf *sb)
+{
+	for (size_t i = 0; i < s->n_channels; i++) {
+		const struct reg_channel *c = &s->channels[i];
+
+		if (!c->n_contexts)
+			continue;
+		sf_write_section(sb, "context");
+		sf_write_str(sb, "domain", domains[c->domain - 1]);
+		sf_write_str(sb, "channel", c->name);
+		for (size_t k = 0; k < c->n_contexts; k++)
+			sf_write_str(sb, "type", proto_context_type(c->contexts[k])->name);
+	}
+}
+
+static int read_context(struct loader *ld, struct sf_section *sec)
+{
+	const char *channel = NULL, *detail = NULL, **types = NULL;
+	size_t n = 0;
+	int domain = 0, r;
+
+	if ((r = get_word(ld, sec, "domain", true, domains, 1, &domain)) < 0 ||
+	    (r = get_str(ld, sec, "channel", true, &channel)) < 0 ||
+	    (r = get_repeated(sec, "type", &types, &n)) < 0)
+		return r;
+	if (!registry_channel_find(ld->s, (enum ltt_domain)domain, channel))
+		r = sf_fail(ld->err, sec->line, sec->column, "[context]: no [channel] named '%s' "
+			    "in the %s domain above", channel, domains[domain - 1]);
+	else if (n == 0)
+		r = sf_fail(ld->err, sec->line, sec->column, "[context] needs a 'type'");
+	else if ((r = context_add(ld->s, (enum ltt_domain)domain, channel, types, n,
+				  &detail)) < 0)
+		r = refused(ld, sec, r, detail);
+	free(types);
+	return r;
+}
+
+/* ---- [tracker] domain attribute (all = yes | value*) ---- */
+
+/* Words for enum ltt_process_attr from 1. */
+static const char *const process_attrs[] = { "pid", "vpid", "uid", "vuid", "gid", "vgid", NULL };
+
+static void write_tracker(const struct reg_session *s, struct strbuf *sb)
+{
+	for (int d = LTT_DOMAIN_USER; d <= LTT_DOMAIN_KERNEL; d++)
+		for (int a = LTT_PROCESS_ATTR_PID; a <= LTT_PROCESS_ATTR_VGID; a++) {
+			const struct reg_tracker *t = &s->trackers[d][a];
+			char v[24];
+
+			if (t->all)
+				continue;	/* the default */
+			sf_write_section(sb, "tracker");
+			sf_write_str(sb, "domain", domains[d - 1]);
+			sf_write_str(sb, "attribute", process_attrs[a - 1]);
+			for (size_t i = 0; i < t->n_values; i++) {
+				snprintf(v, sizeof(v), "%" PRId64, t->values[i]);
+				sf_write_str(sb, "value", v);
+			}
+		}
+}
+
+static int read_tracker(struct loader *ld, struct sf_section *sec)
+{
+	const char *detail = NULL, **texts = NULL;
+	int64_t *values = NULL;
+	size_t n = 0;
+	int domain = 0, attr = 0, r;
+
+	if ((r = get_word(ld, sec, "domain", true, domains, 1, &domain)) < 0 ||
+	    (r = get_word(ld, sec, "attribute", true, process_attrs, 1, &attr)) < 0 ||
+	    (r = get_repeated(sec, "value", &texts, &n)) < 0)
+		return r;
+	if (!tracker_attr_valid((enum ltt_domain)domain, (enum ltt_process_attr)attr)) {
+		r = sf_fail(ld->err, sec->line, sec->column, "[tracker]: the %s domain does not "
+			    "track '%s'", domains[domain - 1], process_attrs[attr - 1]);
+		goto out;
+	}
+	if (n && !(values = calloc(n, sizeof(*values)))) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+
+		values[i] = strtoll(texts[i], &end, 10);
+		if (!texts[i][0] || *end) {
+			r = sf_fail(ld->err, sec->line, sec->column, "[tracker]: 'value' is a "
+				    "number, not '%s'", texts[i]);
+			goto out;
+		}
+	}
+	/* the section is the whole set: empty first, then its values */
+	r = tracker_untrack(ld->s, (enum ltt_domain)domain, (enum ltt_process_attr)attr, NULL, 0,
+			    &detail);
+	if (r == 0 && n)
+		r = tracker_track(ld->s, (enum ltt_domain)domain, (enum ltt_process_attr)attr,
+				  values, n, &detail);
+	if (r < 0)
+		r = refused(ld, sec, r, detail);
+out:
+	free(values);
+	free(texts);
+	return r;
+}
+
 /*
  * Every kind of section, in the order they are written: one writer (writes
  * zero or more sections of its kind) and one reader (builds what one
- * section says into ld->s). Contexts and trackers add their rows here.
+ * section says into ld->s).
  */
 static const struct {
 	const char *name;
@@ -417,6 +527,8 @@ static const struct {
 	{ "rotation", false, write_rotation, read_rotation },
 	{ "channel", true, write_channel, read_channel },
 	{ "event-rule", true, write_event_rule, read_event_rule },
+	{ "context", true, write_context, read_context },
+	{ "tracker", true, write_tracker, read_tracker },
 };
 
 #define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))

@@ -11,7 +11,7 @@ bool tracker_attr_valid(enum ltt_domain domain, enum ltt_process_attr attr)
 	if (attr < LTT_PROCESS_ATTR_PID || attr > LTT_PROCESS_ATTR_VGID)
 		return false;
 	if (domain == LTT_DOMAIN_KERNEL)
-		return true;
+		return attr == LTT_PROCESS_ATTR_PID;	/* tracefs' set_event_pid */
 	return domain == LTT_DOMAIN_USER &&
 	       (attr == LTT_PROCESS_ATTR_VPID || attr == LTT_PROCESS_ATTR_VUID ||
 		attr == LTT_PROCESS_ATTR_VGID);

@@ -8,8 +8,8 @@
  * taken per application by the session daemon when it pushes the
  * application its state (app.c): an application that is not tracked gets
  * none of the session's channels, so a tracker costs nothing per event.
- * The kernel domain (pid, vpid, uid, vuid, gid, vgid) reads the same sets
- * (tracker_get()) when it programs tracefs (set_event_pid, uid filters).
+ * The kernel domain tracks pid only: kernel-session.c writes its set into
+ * the tracefs instance's set_event_pid (kernel_session_track()).
  */
 #ifndef LTT_SESSIOND_TRACKER_H
 #define LTT_SESSIOND_TRACKER_H
@@ -19,7 +19,7 @@
 
 #include "registry.h"
 
-/* Whether domain can track attr (user space: vpid, vuid, vgid). */
+/* Whether domain can track attr (user space: vpid, vuid, vgid; kernel: pid). */
 bool tracker_attr_valid(enum ltt_domain domain, enum ltt_process_attr attr);
 
 /* The inclusion set of attr in domain (both valid: see tracker_attr_valid). */

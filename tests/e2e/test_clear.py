@@ -130,5 +130,9 @@ def test_regenerate_metadata(ltt_env, procs, tmp_path):
     ltt_env.ltt("start")
     p = ltt_env.ltt("regenerate", "metadata", check=False)
     assert p.returncode == 1 and "per-PID" in p.stderr and p.stderr.count("\n") == 1
-    for args in (["regenerate"], ["regenerate", "statedump"], ["regenerate", "metadata", "x"]):
+    for args in (["regenerate"], ["regenerate", "nothing"], ["regenerate", "metadata", "x"]):
         assert ltt_env.ltt(*args, check=False).returncode == 2
+    # the state dump is the kernel trace's
+    p = ltt_env.ltt("regenerate", "statedump", check=False)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1
+    assert "the session has no kernel channel" in p.stderr

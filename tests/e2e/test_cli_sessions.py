@@ -93,7 +93,8 @@ def no_pmu():
     ([["enable-event", "-u", "app:*"], ["start"], ["stop"]],
      ["add-context", "-u", "-t", "vpid"], "The session has been started already"),
     ([], ["add-context", "-u", "-c", "nochan", "-t", "vpid"], "Channel not found"),
-    ([], ["add-context", "-k", "-t", "pid"], "kernel contexts are not supported yet"),
+    ([], ["add-context", "-k", "-t", "vtid"], "kernel context 'vtid' is not recorded by ltt"
+     if os.geteuid() == 0 else "kernel tracing needs root"),
     pytest.param([], ["add-context", "-u", "-t", "perf:thread:cpu-cycles"],
                  "perf:thread:cpu-cycles: no hardware performance counter on this machine",
                  marks=pytest.mark.skipif(not no_pmu(), reason="this machine has a PMU")),
@@ -104,8 +105,8 @@ def no_pmu():
      "Not in the inclusion set (not tracked: 14)"),
     ([], ["untrack", "-u", "--vpid=14"], "Not in the inclusion set (the set includes every"),
     ([], ["track", "-u", "--uid=0"], "the user space domain tracks --vpid, --vuid and --vgid"),
-    ([], ["track", "-k", "--pid=1"], "kernel trackers are not supported yet"),
-    ([], ["untrack", "-k", "--all", "--gid"], "kernel trackers are not supported yet"),
+    ([], ["untrack", "-k", "--all", "--gid"], "the kernel domain tracks --pid only"
+     if os.geteuid() == 0 else "kernel tracing needs root"),
     ([], ["track", "-u", "--vuid=no-such-user"], "'no-such-user' is not a valid virtual user ID"),
     ([], ["enable-channel", "-k", "--blocking-timeout", "10", "c"],
      "a blocking timeout applies to user-space channels in discard mode"

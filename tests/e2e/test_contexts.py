@@ -170,4 +170,4 @@ def test_add_context_lists_the_types(ltt_env):
     kernel = ltt_env.ltt("add-context", "--list", "-k").stdout.split()
     assert set(TYPES) <= set(user) and "prio" not in user and "perf:cpu:cpu-cycles" not in user
     assert {"prio", "nice", "ppid", "perf:cpu:cpu-cycles", "vpid"} <= set(kernel)
-    assert "cpu_id" not in kernel and set(every) == set(user) | set(kernel)
+    assert "cpu_id" in kernel and set(every) == set(user) | set(kernel)

@@ -428,23 +428,6 @@ def test_snapshot_sessions_refuse_kernel_channels(kltt, tmp_path):
     assert "snapshot sessions record user space only" in p.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["rotate", "k"], "the kernel channels of a session are not rotated yet"),
-    (["enable-rotation", "-s", "k", "--timer", "1s"],
-     "the kernel channels of a session are not rotated yet"),
-    (["clear", "k"], "the kernel channels of a session are not cleared yet"),
-    (["regenerate", "metadata", "-s", "k"], "the kernel trace's metadata is not regenerated yet"),
-])
-def test_chunk_operations_refuse_kernel_channels(kltt, tmp_path, args, message):
-    kltt.ltt("create", "k", "--output", str(tmp_path / "k"))
-    kltt.ltt("enable-event", "-k", "sched_switch")
-    kltt.ltt("start", "k")
-    p = kltt.ltt(*args, check=False)
-    assert p.returncode == 1 and p.stderr.count("\n") == 1 and message in p.stderr, p.stderr
-    kltt.ltt("stop", "k")
-    assert [e for e in events_of(tmp_path / "k") if e["name"] == "sched_switch"]
-
-
 def test_unknown_event_is_one_clear_error(kltt):
     kltt.ltt("create", "k")
     p = kltt.ltt("enable-event", "-k", "no_such_event_xyz", check=False)

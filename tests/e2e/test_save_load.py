@@ -120,6 +120,12 @@ def test_malformed_files_say_where_and_create_nothing(ltt_env, tmp_path):
         "string": (good.replace("name = ch\n", 'name = "ch\n'), None, 8, "is not closed"),
         "filter": (good.replace("request_id > 1", "request_id >"), None, 10,
                    "Invalid filter expression: filter, column 14: expected an operand"),
+        "tracker": (good + "\n[tracker]\ndomain = user\nattribute = pid\n", None, 1,
+                    "[tracker]: the user domain does not track 'pid'"),
+        "tracker-value": (good + "\n[tracker]\ndomain = user\nattribute = vpid\nvalue = x\n",
+                          None, 1, "[tracker]: 'value' is a number, not 'x'"),
+        "context": (good + "\n[context]\ndomain = user\nchannel = ch\ntype = nope\n", None, 1,
+                    "[context]: Unknown context type: 'nope'"),
     }
     for name, (text, line, column, message) in cases.items():
         bad = tmp_path / "bad" / name

@@ -336,6 +336,14 @@ static int metadata_update(struct ctf_fs_trace *ft)
 	return 0;
 }
 
+int ctf_fs_trace_rewrite_metadata(struct ctf_fs_trace *ft)
+{
+	if (!ft->growing || ft->closed)
+		return 0;
+	ft->meta_written = 0;	/* never the length of a metadata text */
+	return metadata_update(ft);
+}
+
 int ctf_fs_trace_set_growing(struct ctf_fs_trace *ft)
 {
 	if (ft->n || ft->closed)

@@ -85,6 +85,14 @@ int ctf_fs_trace_set_growing(struct ctf_fs_trace *ft);
  */
 int ctf_fs_trace_sync(struct ctf_fs_trace *ft);
 
+/*
+ * Growing mode: writes the metadata file again now, e.g. after a clock's
+ * offset changed (ctf_trace_set_clock_offset), which the sync's check of
+ * the metadata's length would miss. 0 (also when not growing: the close
+ * writes it) or a negative errno.
+ */
+int ctf_fs_trace_rewrite_metadata(struct ctf_fs_trace *ft);
+
 /* ctf_fs_stream_event with the bytes of a byte-packed event (ctf_stream_writer_event_raw). */
 int ctf_fs_stream_event_raw(struct ctf_fs_stream *s, const struct ctf_event_class *ec,
 			    uint64_t ts, const void *bytes, size_t len);

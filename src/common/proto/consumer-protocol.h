@@ -30,14 +30,20 @@
  * Kernel channels (a tracefs instance the session daemon made; the consumer
  * reads it, converts its records to CTF in DIR and never changes tracefs):
  *   ADD_KERNEL_CHANNEL  KEY DIR (OUTPUT/kernel) CHANNEL INSTANCE (its name)
- *                    PACKET_SIZE SWITCH_TIMER READ_TIMER TRACE_NAME CLOCK:
- *                    maps the instance's per-CPU buffers, creates the trace
+ *                    PACKET_SIZE SWITCH_TIMER READ_TIMER TRACE_NAME CLOCK
+ *                    CONTEXT* (in order): maps the instance's per-CPU
+ *                    buffers, creates the trace
  *   KERNEL_START     KEY [FUNCTION_NAME: the CTF name of the function
  *                    tracer's records]: declares the events enabled now,
  *                    writes the state dump (the daemon turns tracing on after
  *                    the reply)
  *   KERNEL_FILTERS   KEY FILTER_DESC*: the filters evaluated on converted
  *                    records, replacing the previous ones
+ *   KERNEL_CLOCK     KEY CLOCK: the session's clock resampled (regenerate
+ *                    metadata): the trace's metadata rewritten with it
+ *   ROTATE           KEY [DIR]: as above; the kernel trace so far is closed,
+ *                    the next made in DIR (none without)
+ *   CLEAR            as above: the kernel trace made again, empty
  *   FLUSH            as above; for a kernel channel (tracing off), drains the
  *                    buffers to the end; the reply comes when it is on disk
  *   DEL_CHANNEL      as above; then unmaps the instance, whose removal is the
@@ -66,6 +72,7 @@ enum cons_msg_type {
 	CONS_ADD_KERNEL_CHANNEL,
 	CONS_KERNEL_START,
 	CONS_KERNEL_FILTERS,
+	CONS_KERNEL_CLOCK,
 	CONS_MSG_TYPE_END,
 };
 
@@ -103,6 +110,7 @@ enum cons_attr_id {
 	CONS_A_EVENTS,		/* u64 */
 	CONS_A_LOST,		/* u64 */
 	CONS_A_FILTERED,	/* u64 */
+	CONS_A_CONTEXT,		/* u64: a kernel context after tid (enum kt_context) */
 };
 
 #endif /* LTT_CONSUMER_PROTOCOL_H */

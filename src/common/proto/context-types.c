@@ -79,7 +79,7 @@ static const struct proto_context_type types[] = {
 	{ .name = "procname", .field = "procname", .domains = U | K, .kind = PROTO_CTX_PROCNAME },
 	INT("pthread_id", U, PROTO_CTX_PTHREAD_ID, 0, 64, false, 10),
 	INT("ip", U | K, PROTO_CTX_IP, 0, 64, false, 16),
-	INT("cpu_id", U, PROTO_CTX_CPU_ID, 0, 32, true, 10),
+	INT("cpu_id", U | K, PROTO_CTX_CPU_ID, 0, 32, true, 10),
 	NS("cgroup_ns", PROTO_NS_CGROUP),
 	NS("ipc_ns", PROTO_NS_IPC),
 	NS("mnt_ns", PROTO_NS_MNT),

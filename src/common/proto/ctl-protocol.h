@@ -27,6 +27,7 @@
  *   ROTATION_DISABLE      SESSION [ROTATE_TIMER] [ROTATE_SIZE] (non-zero: unset)
  *   SESSION_CLEAR         SESSION
  *   REGENERATE_METADATA   SESSION
+ *   REGENERATE_STATEDUMP  SESSION
  *   SESSION_SAVE          [SESSION] OUTPUT (directory) [FORCE]  COUNT
  *   SESSION_LOAD          [SESSION] OUTPUT+ (files or directories, in search
  *                         order) [FORCE] [OVERRIDE_URL] [OVERRIDE_NAME]   COUNT
@@ -78,6 +79,7 @@ enum ctl_msg_type {
 	CTL_REGENERATE_METADATA,
 	CTL_SESSION_SAVE,
 	CTL_SESSION_LOAD,
+	CTL_REGENERATE_STATEDUMP,
 	CTL_MSG_TYPE_END,
 };
 

@@ -4,7 +4,6 @@
  * converter evaluates on records (no tracefs, no root).
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,32 +12,15 @@
 
 #include "filter/filter.h"
 #include "kernel/kernel.h"
+#include "kt-test.h"
 #include "ltt-test.h"
-
-static const char switch_fmt[] =
-	"name: sched_switch\n"
-	"ID: 372\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"print fmt: \"prev_comm=%s\", REC->prev_comm\n";
 
 static struct kt_event_format *format(void)
 {
 	struct kt_event_format *f = NULL;
 
-	ASSERT_OK(kt_event_format_parse(switch_fmt, strlen(switch_fmt), "sched", &f));
+	ASSERT_OK(kt_event_format_parse(kt_test_switch_fmt, strlen(kt_test_switch_fmt), "sched",
+					  &f));
 	return f;
 }
 
@@ -110,28 +92,6 @@ static uint8_t *compile(const char *expr, size_t *len)
 	return code;
 }
 
-static size_t switch_record(uint8_t *buf, int32_t tid, const char *prev, int32_t next_tid)
-{
-	uint16_t id = 372;
-
-	memset(buf, 0, 64);
-	memcpy(buf, &id, 2);
-	memcpy(buf + 4, &tid, 4);
-	memcpy(buf + 8, prev, strlen(prev));
-	memcpy(buf + 24, &tid, 4);
-	memcpy(buf + 40, "next", 4);
-	memcpy(buf + 56, &next_tid, 4);
-	return 64;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 TEST(converter_filters_records_on_lttng_fields_and_contexts)
 {
 	char dir[] = "/tmp/kt-filter-XXXXXX";
@@ -157,12 +117,12 @@ TEST(converter_filters_records_on_lttng_fields_and_contexts)
 	codes[1] = b;
 	ASSERT_OK(kt_converter_set_filter(c, f, codes, lens, 2, &err));
 	rec.data = buf;
-	rec.len = (uint32_t)switch_record(buf, 10, "bash", 5);
+	rec.len = (uint32_t)kt_test_switch(buf, 10, "bash", 120, 5, "next", 120);
 	ASSERT_OK(kt_converter_record(c, 1, &rec, NULL));	/* next_tid 5 on cpu 1 */
 	ASSERT_OK(kt_converter_record(c, 0, &rec, NULL));	/* cpu 0: filtered */
-	rec.len = (uint32_t)switch_record(buf, 10, "ltt-pong", 6);
+	rec.len = (uint32_t)kt_test_switch(buf, 10, "ltt-pong", 120, 6, "next", 120);
 	ASSERT_OK(kt_converter_record(c, 0, &rec, NULL));	/* the glob */
-	rec.len = (uint32_t)switch_record(buf, 10, "bash", 6);
+	rec.len = (uint32_t)kt_test_switch(buf, 10, "bash", 120, 6, "next", 120);
 	ASSERT_OK(kt_converter_record(c, 1, &rec, NULL));	/* neither */
 	kt_converter_stats(c, &st);
 	ASSERT_EQ_U64(st.events, 2);
@@ -177,7 +137,7 @@ TEST(converter_filters_records_on_lttng_fields_and_contexts)
 	free(a);
 	free(b);
 	kt_event_format_free(f);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	kt_test_rmtree(dir);
 }
 
 TEST(contexts_records_do_not_carry_are_refused)

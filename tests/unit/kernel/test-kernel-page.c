@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "kt-test.h"
 #include "ltt-test.h"
 
 #define PAGE 4096
@@ -274,17 +275,8 @@ TEST(iteration_resumes_when_the_commit_grows)
 	ASSERT_EQ_U64(rec.ts, 103);
 }
 
-static const char sched_switch_fmt[] =
-	"name: sched_switch\n"
-	"ID: 372\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+/* sched_switch's start, then a field of every kind */
+static const char sched_switch_fmt[] = KT_TEST_SWITCH_HEAD
 	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
 	"\tfield:__data_loc char[] filename;\toffset:40;\tsize:4;\tsigned:0;\n"
 	"\tfield:const char * name;\toffset:48;\tsize:8;\tsigned:0;\n"
