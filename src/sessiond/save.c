@@ -325,9 +325,11 @@ static int read_channel(struct loader *ld, struct sf_section *sec)
 	return r < 0 ? refused(ld, sec, r, detail) : 0;
 }
 
-/* ---- [event-rule] domain channel type pattern loglevel exclude* filter enabled ---- */
+/* ---- [event-rule] domain channel type pattern location loglevel exclude* filter enabled */
 
-static const char *const rule_types[] = { "tracepoint", "syscall", NULL };
+/* indexed by enum ltt_event_type - 1 */
+static const char *const rule_types[] = { "tracepoint", "syscall", "function",
+					   "userspace-probe", NULL };
 static const char *const level_matches[] = { "all", "range", "single", NULL };
 
 static void write_event_rule(const struct reg_session *s, struct strbuf *sb)
@@ -343,6 +345,8 @@ static void write_event_rule(const struct reg_session *s, struct strbuf *sb)
 			sf_write_str(sb, "channel", c->name);
 			sf_write_str(sb, "type", rule_types[r->type - 1]);
 			sf_write_str(sb, "pattern", r->pattern);
+			if (r->location)
+				sf_write_str(sb, "location", r->location);
 			sf_write_str(sb, "loglevel-match", level_matches[r->loglevel_match]);
 			if (r->loglevel_match != LTT_LOGLEVEL_ALL)
 				sf_write_u64(sb, "loglevel", (uint64_t)r->loglevel);
@@ -378,6 +382,7 @@ static int read_event_rule(struct loader *ld, struct sf_section *sec)
 	    (r = get_str(ld, sec, "channel", true, &channel)) < 0 ||
 	    (r = get_word(ld, sec, "type", false, rule_types, 1, &type)) < 0 ||
 	    (r = get_str(ld, sec, "pattern", true, &e.pattern)) < 0 ||
+	    (r = get_str(ld, sec, "location", false, &e.location)) < 0 ||
 	    (r = get_word(ld, sec, "loglevel-match", false, level_matches, 0, &match)) < 0 ||
 	    (r = get_u64(ld, sec, "loglevel", 14, &level)) < 0 ||
 	    (r = get_str(ld, sec, "filter", false, &e.filter)) < 0 ||

@@ -138,7 +138,10 @@ def test_saved_kernel_session_loads_with_its_rules_and_filters(kltt, procs, tmp_
              f"next_tid == {app.pid}")
     kltt.ltt("enable-event", "-k", "-c", "kc", "--syscall", "getppid")
     kltt.ltt("disable-event", "-k", "-c", "kc", "getppid")
+    kltt.ltt("enable-event", "-k", "-c", "kc", "--userspace-probe",
+             f"{WORKLOAD}:ltt_workload_probe", "probe")
     listed = kltt.ltt("list", "k").stdout
+    assert f"{WORKLOAD}:ltt_workload_probe" in listed
     kltt.ltt("save", "k", "-o", str(tmp_path / "saved"))
     kltt.ltt("destroy", "k")
     kltt.ltt("load", "-i", str(tmp_path / "saved"), "k")
