@@ -349,8 +349,14 @@ static inline int tc_final_drain(struct rb_channel *chan, struct tc_verifier *v,
 
 		rb_buffer_stats(chan, cpu, &st);
 		if (st.discarded > v->last_discarded[cpu]) {
-			if (rb_flush(chan, cpu, RB_FLUSH_EMPTY) != 1) {
-				snprintf(v->err, sizeof(v->err), "final empty flush failed");
+			int r = rb_flush(chan, cpu, RB_FLUSH_EMPTY);
+
+			if (r != 1) {
+				rb_buffer_stats(chan, cpu, &st);
+				snprintf(v->err, sizeof(v->err), "final empty flush of CPU %u: %d "
+					 "(write_pos %llu, consumed %llu)", cpu, r,
+					 (unsigned long long)st.write_pos,
+					 (unsigned long long)st.consumed);
 				return -1;
 			}
 		}

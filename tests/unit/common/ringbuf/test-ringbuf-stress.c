@@ -534,6 +534,17 @@ TEST(overwrite_after_overflow_holds_the_newest)
  * rseq: the dead writer and the others write their own CPU's buffer (the
  * others hopping), the consumer's skip runs on CPU 0.
  */
+/* The bytes not yet committed in CPU cpu's sub-buffer at c (closed). */
+static uint64_t missing_bytes(struct rb_channel *chan, unsigned cpu, uint64_t c)
+{
+	struct rb_subbuf_ctl *sb = &rb_cpu(chan, cpu)->sb[rb_subbuf_index(chan, c)];
+	/* Acquire: as the consumer reads the commit words. */
+	uint64_t w = atomic_load_explicit(&sb->commit, memory_order_acquire) +
+		     atomic_load_explicit(&sb->commit_local, memory_order_acquire);
+
+	return (rb_cycle_end(chan, c) - w) & RB_COMMIT_BYTES_MASK;
+}
+
 static void run_killed_writer(struct rb_channel *chan, bool rseq)
 {
 	enum { T = 2 };
@@ -571,6 +582,7 @@ static void run_killed_writer(struct rb_channel *chan, bool rseq)
 			  : rb_reserve_on(&tc_client_chan, w, 0, 64, 8, &ctx)) < 0 || ctx.cpu != 0)
 			_exit(5);
 		memset(ctx.rec, 0xee, ctx.slot_size);	/* half-written garbage */
+		dead_pos[1] = ctx.slot_size;
 		*dead_pos = ctx.pos;
 		raise(SIGSTOP);				/* the parent kills us here */
 		_exit(6);
@@ -583,8 +595,12 @@ static void run_killed_writer(struct rb_channel *chan, bool rseq)
 
 	/* Other writers go on, many times around the buffer, while the
 	 * consumer drains; told which writer died, it skips the sub-buffer
-	 * that stays incomplete once it is the oldest (a live writer's
-	 * in-progress record also gives -EBUSY for a while: not skipped). */
+	 * that stays incomplete once it is the oldest and only the dead
+	 * record is missing from it. A live writer's in-progress record
+	 * there also gives -EBUSY: skipping then would complete its bytes
+	 * too, and its own commit later would over-count the slot's next
+	 * cycle, which could never complete (what a consumer's STUCK_NS
+	 * wait avoids). */
 	atomic_store_explicit(&writers_done, 0, memory_order_relaxed);
 	for (unsigned i = 0; i < T; i++) {
 		wa[i] = (struct writer_arg){ .chan = chan, .client = &tc_client_chan, .id = 1 + i,
@@ -603,7 +619,8 @@ static void run_killed_writer(struct rb_channel *chan, bool rseq)
 			struct rb_stats s0;
 
 			rb_buffer_stats(chan, 0, &s0);
-			if (s0.consumed == (*dead_pos & ~(4 * KIB - 1))) {
+			if (s0.consumed == (*dead_pos & ~(4 * KIB - 1)) &&
+			    missing_bytes(chan, 0, s0.consumed) == dead_pos[1]) {
 				ASSERT_OK(rb_skip_subbuf(chan, 0));
 				skips++;
 			}
