@@ -100,9 +100,12 @@ struct rd_stream {
 	size_t nfiles, cur_file;
 	uint64_t off;		/* byte offset of the current packet in the file */
 	bool in_packet;
-	/* the current file (fd_file: its index), open while the stream reads it */
+	/* the current file (fd_file: its index), open while the stream reads it
+	 * (-1 after giving its descriptor up, see open_file()); fd_used: the
+	 * reader's fd_clock at its last read */
 	int fd;
 	size_t fd_file;
+	uint64_t fd_used;
 	/* the packet's header and context (their values point there) */
 	uint8_t *head;
 	size_t head_cap;
@@ -146,6 +149,7 @@ struct ltt_reader {
 	size_t nheap;
 	struct rd_stream *last;	/* whose record was returned last */
 	struct ltt_event cur;
+	uint64_t fd_clock;	/* counts the streams' reads (rd_stream.fd_used) */
 	char errmsg[1024];
 	/* rd_reader_open_mem(): the caller's stream buffers instead of files */
 	const uint8_t *const *mem_data;
@@ -451,16 +455,46 @@ static int decode_head(struct ltt_reader *r, struct rd_trace *tr, const struct r
 	}
 }
 
-/* Opens file i of the stream (st->fd) unless open or in memory: 0 or -errno. */
+/*
+ * Closes the descriptor of the open stream of r, other than keep, that read
+ * least recently (it opens its file again when it reads next). Returns
+ * whether there was one. O(streams): only when descriptors run out.
+ */
+static bool give_up_fd(struct ltt_reader *r, const struct rd_stream *keep)
+{
+	struct rd_stream *oldest = NULL;
+
+	for (size_t i = 0; i < r->nstreams; i++) {
+		struct rd_stream *st = r->streams[i];
+
+		if (st != keep && st->fd >= 0 && (!oldest || st->fd_used < oldest->fd_used))
+			oldest = st;
+	}
+	if (!oldest)
+		return false;
+	close(oldest->fd);
+	oldest->fd = -1;
+	return true;
+}
+
+/*
+ * Opens file i of the stream (st->fd) unless open or in memory: 0 or
+ * -errno. A trace may have more streams than the process may open files
+ * (RLIMIT_NOFILE): then the stream that read least recently gives its
+ * descriptor up, and the open is tried again.
+ */
 static int open_file(struct rd_stream *st, size_t i)
 {
 	const struct rd_file *f = &st->files[i];
 
+	st->fd_used = ++st->r->fd_clock;
 	if (f->map || (st->fd >= 0 && st->fd_file == i))
 		return 0;
 	if (st->fd >= 0)
 		close(st->fd);
-	st->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	while ((st->fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0 &&
+	       (errno == EMFILE || errno == ENFILE) && give_up_fd(st->r, st))
+		;
 	if (st->fd < 0) {
 		int ret = -errno;
 
@@ -496,6 +530,8 @@ static int fill_window(struct rd_stream *st, uint64_t at)
 	}
 	if (len > st->win_size)
 		len = st->win_size;
+	if ((ret = open_file(st, st->cur_file)) < 0)
+		return ret;
 	ret = read_at(st->fd, &st->win, &st->win_cap, (size_t)len, st->off + from);
 	if (ret < 0) {
 		seterr(st->r, "%s: offset %llu: %s", f->path, (unsigned long long)(st->off + from),

@@ -2,6 +2,7 @@
 and corrupt inputs that must give one clear error and a non-zero exit."""
 import json
 import os
+import resource
 import struct
 import subprocess
 
@@ -349,3 +350,31 @@ def test_event_cut_by_the_content_end_beyond_a_window(tmp_path):
     # the offset where the event is looked for: the end of the one before
     # (its header's alignment skips the 3 bytes of padding after that)
     assert f"offset {len(p) - 52 - 3}:" in err, err
+
+
+def test_more_streams_than_open_files(tmp_path):
+    """A trace of more streams than the process may open files (48 streams,
+    RLIMIT_NOFILE 16): the streams give their descriptors up and open their
+    files again, and the output is babeltrace2's, byte for byte."""
+    streams = {}
+    for s in range(48):
+        packets = []
+        for p in range(3):
+            times = [(2 * p + k) * 1000 + s for k in range(2)]
+            packets.append(ctfgen.packet(
+                [(0, t, bits_event(s % 8 - 4, s % 32, s, p, t % 30000, 0, 1.0, 2.0))
+                 for t in times],
+                ts_begin=times[0], ts_end=times[-1], seq=p, cpu=s, instance=s))
+        streams[f"chan_{s}"] = b"".join(packets)
+    path = make(tmp_path, streams=streams)
+    out, _ = babeltrace_text(path)
+
+    def few_files():
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, hard))
+
+    got = subprocess.run([LTT, "view", path], capture_output=True, text=True, timeout=60,
+                         preexec_fn=few_files)
+    assert got.returncode == 0, got.stderr
+    assert out.count("\n") == 48 * 6
+    assert got.stdout == out
